@@ -1,0 +1,7 @@
+"""CLI: `dinecheck allergens …` (placeholder until its issue lands)."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(help="allergens commands.", no_args_is_help=True)

@@ -1,0 +1,215 @@
+"""Load a dataset directory: ``restaurants.jsonl``, ``reviews.jsonl`` and optional ``social.json``.
+
+Bad input raises :class:`~dinecheck.errors.DataError` naming file and line; with ``lenient=True`` the bad line is
+skipped and counted in the returned :class:`LoadReport` instead. Nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dinecheck.dataset.models import Dataset, Restaurant, Review, ReviewUser
+from dinecheck.dataset.social import SocialGraph
+from dinecheck.errors import DataError
+
+MAX_LINE_BYTES = 16 * 1024 * 1024
+
+
+@dataclass
+class LoadReport:
+    """What the loader skipped in lenient mode (one message per skipped line)."""
+
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def skipped(self) -> int:
+        return len(self.warnings)
+
+
+def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | DataError]]:
+    """Yield ``(line_number, object)`` for each non-blank line, or a DataError for a line that is not a JSON object."""
+    try:
+        fh = path.open("rb")
+    except OSError as exc:
+        raise DataError(f"cannot read the file ({exc.strerror})", str(path)) from None
+    with fh:
+        for lineno, raw in enumerate(fh, start=1):
+            loc = f"{path}:{lineno}"
+            if len(raw) > MAX_LINE_BYTES:
+                yield lineno, DataError(f"line is longer than {MAX_LINE_BYTES} bytes", loc)
+                continue
+            if not raw.strip():
+                continue
+            try:
+                obj = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "not valid UTF-8"
+                yield lineno, DataError(f"invalid JSON ({msg})", loc)
+                continue
+            if not isinstance(obj, dict):
+                yield lineno, DataError(f"expected a JSON object, got {type(obj).__name__}", loc)
+                continue
+            yield lineno, obj
+
+
+def _str_list(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):  # Yelp's raw user file: "2010,2011" / "a, b"
+        return tuple(s.strip() for s in value.split(",") if s.strip())
+    if isinstance(value, list):
+        return tuple(str(v) for v in value)
+    return ()
+
+
+def _num(value: Any) -> Any:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _restaurant(obj: dict[str, Any], index: int, loc: str) -> Restaurant:
+    bid = obj.get("business_id")
+    if not isinstance(bid, str) or not bid:
+        raise DataError("missing or empty 'business_id'", loc)
+    attrs = obj.get("attributes") or {}
+    hours = obj.get("hours") or {}
+    if not isinstance(attrs, dict):
+        raise DataError("'attributes' must be an object or null", loc)
+    if not isinstance(hours, dict):
+        raise DataError("'hours' must be an object or null", loc)
+    cats = obj.get("categories")
+    return Restaurant(
+        business_id=bid,
+        name=str(obj.get("name") or ""),
+        index=index,
+        categories=cats if isinstance(cats, str) else None,
+        attributes=attrs,
+        hours=hours,
+        raw=obj,
+    )
+
+
+def review_from_obj(obj: dict[str, Any], loc: str) -> Review:
+    """Build a :class:`Review` from a Yelp review object with an embedded ``user`` object."""
+    rid = obj.get("review_id")
+    bid = obj.get("business_id")
+    if not isinstance(rid, str) or not rid:
+        raise DataError("missing or empty 'review_id'", loc)
+    if not isinstance(bid, str) or not bid:
+        raise DataError("missing or empty 'business_id'", loc)
+    text = obj.get("text")
+    if text is None:
+        text = ""
+    if not isinstance(text, str):
+        raise DataError("'text' must be a string", loc)
+    u = obj.get("user") or {}
+    if not isinstance(u, dict):
+        raise DataError("'user' must be an object", loc)
+    user = ReviewUser(
+        name=u.get("name") if isinstance(u.get("name"), str) else None,
+        review_count=_num(u.get("review_count")),
+        fans=_num(u.get("fans")),
+        elite=_str_list(u.get("elite")),
+        average_stars=_num(u.get("average_stars")),
+        friends=_str_list(u.get("friends")),
+    )
+    date = obj.get("date")
+    return Review(
+        review_id=rid,
+        business_id=bid,
+        text=text,
+        stars=_num(obj.get("stars")),
+        useful=_num(obj.get("useful")),
+        date=date if isinstance(date, str) else None,
+        user=user,
+        raw=obj,
+    )
+
+
+def load_dataset(directory: str | Path, *, lenient: bool = False) -> tuple[Dataset, LoadReport]:
+    """Load a dataset directory. Raises DataError on the first problem unless ``lenient``."""
+    root = Path(directory)
+    report = LoadReport()
+    if not root.is_dir():
+        raise DataError("not a dataset directory (expected restaurants.jsonl, reviews.jsonl)", str(root))
+
+    def problem(err: DataError) -> None:
+        if not lenient:
+            raise err
+        report.warnings.append(str(err))
+
+    rest_path = root / "restaurants.jsonl"
+    if not rest_path.is_file():
+        raise DataError("missing restaurants.jsonl", str(root))
+    restaurants: list[Restaurant] = []
+    seen: dict[str, str] = {}
+    for lineno, obj in iter_jsonl(rest_path):
+        loc = f"{rest_path}:{lineno}"
+        if isinstance(obj, DataError):
+            problem(obj)
+            continue
+        try:
+            r = _restaurant(obj, len(restaurants), loc)
+        except DataError as err:
+            problem(err)
+            continue
+        if r.business_id in seen:
+            problem(DataError(f"duplicate business_id {r.business_id!r} (first at {seen[r.business_id]})", loc))
+            continue
+        seen[r.business_id] = loc
+        restaurants.append(r)
+
+    reviews: dict[str, list[Review]] = {r.business_id: [] for r in restaurants}
+    rev_path = root / "reviews.jsonl"
+    seen_reviews: dict[str, int] = {}
+    if rev_path.is_file():
+        for lineno, obj in iter_jsonl(rev_path):
+            loc = f"{rev_path}:{lineno}"
+            if isinstance(obj, DataError):
+                problem(obj)
+                continue
+            try:
+                rv = review_from_obj(obj, loc)
+            except DataError as err:
+                problem(err)
+                continue
+            if rv.review_id in seen_reviews:
+                problem(DataError(f"duplicate review_id {rv.review_id!r} (first at line {seen_reviews[rv.review_id]})", loc))
+                continue
+            if rv.business_id not in reviews:
+                problem(DataError(f"review of unknown restaurant {rv.business_id!r}", loc))
+                continue
+            seen_reviews[rv.review_id] = lineno
+            reviews[rv.business_id].append(rv)
+
+    social = _load_social(root / "social.json", reviews)
+    ds = Dataset(
+        restaurants=tuple(restaurants),
+        reviews={k: tuple(v) for k, v in reviews.items()},
+        social=social,
+        source=str(root),
+    )
+    return ds, report
+
+
+def _load_social(path: Path, reviews: dict[str, list[Review]]) -> SocialGraph:
+    if path.is_file():
+        try:
+            obj = json.loads(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise DataError(f"invalid JSON ({exc})", str(path)) from None
+        graph = obj.get("friend_graph") if isinstance(obj, dict) else None
+        if not isinstance(graph, dict) or not all(
+            isinstance(k, str) and isinstance(v, list) and all(isinstance(x, str) for x in v) for k, v in graph.items()
+        ):
+            raise DataError("'friend_graph' must map reviewer names to lists of names", f"{path}#/friend_graph")
+        return SocialGraph(graph)
+    derived: dict[str, set[str]] = {}
+    for revs in reviews.values():
+        for rv in revs:
+            if rv.user.name and rv.user.friends:
+                derived.setdefault(rv.user.name, set()).update(rv.user.friends)
+    return SocialGraph(derived)

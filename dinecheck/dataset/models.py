@@ -1,0 +1,82 @@
+"""Typed, immutable models of a restaurant dataset (Yelp business and review objects).
+
+Each model keeps the typed fields the engines use plus ``raw``, the original JSON object, so that request evidence can
+follow arbitrary paths (``["attributes", "Ambience"]``, ``["user", "review_count"]``) exactly as the data has them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewUser:
+    """The author of a review, as embedded in the review object."""
+
+    name: str | None = None
+    review_count: int | None = None
+    fans: int | None = None
+    elite: tuple[str, ...] = ()
+    average_stars: float | None = None
+    friends: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """One review of a restaurant."""
+
+    review_id: str
+    business_id: str
+    text: str
+    stars: float | None
+    useful: int | None
+    date: str | None
+    user: ReviewUser
+    raw: dict[str, Any] = field(repr=False, compare=False, hash=False)
+
+    @property
+    def year(self) -> int | None:
+        """The year of ``date`` (``YYYY-…``), or None when there is no usable date."""
+        if self.date and len(self.date) >= 4 and self.date[:4].isdigit():
+            return int(self.date[:4])
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Restaurant:
+    """One restaurant (a Yelp business object); ``index`` is its position in the dataset file."""
+
+    business_id: str
+    name: str
+    index: int
+    categories: str | None
+    attributes: dict[str, Any]
+    hours: dict[str, Any]
+    raw: dict[str, Any] = field(repr=False, compare=False, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Dataset:
+    """Restaurants in file order, their reviews (in file order) and the reviewers' friend graph."""
+
+    restaurants: tuple[Restaurant, ...]
+    reviews: dict[str, tuple[Review, ...]]  # business_id -> reviews
+    social: "SocialGraph"
+    source: str | None = None
+
+    def reviews_of(self, business_id: str) -> tuple[Review, ...]:
+        return self.reviews.get(business_id, ())
+
+    def restaurant(self, business_id: str) -> Restaurant | None:
+        for r in self.restaurants:
+            if r.business_id == business_id:
+                return r
+        return None
+
+    @property
+    def n_reviews(self) -> int:
+        return sum(len(v) for v in self.reviews.values())
+
+
+from dinecheck.dataset.social import SocialGraph  # noqa: E402  (forward reference target)
