@@ -1,0 +1,54 @@
+"""Typer options shared by every command that extracts (``seed run``, ``seed extract``).
+
+Commands declare ``extractor: ExtractorArg = None`` and the ``Llm*`` options, then call :func:`build_options`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from dinecheck.extract.factory import ExtractorOptions
+
+ExtractorArg = Annotated[
+    Optional[str],
+    typer.Option("--extractor", help="llm | offline | replay:FILE (default: llm when a model is configured, else offline)."),
+]
+BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible base URL (env DINECHECK_LLM_BASE_URL).")]
+ModelOpt = Annotated[Optional[str], typer.Option("--model", help="Model name (env DINECHECK_LLM_MODEL).")]
+ApiKeyOpt = Annotated[Optional[str], typer.Option("--api-key", help="API key (env DINECHECK_LLM_API_KEY).")]
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="TOML file with [llm] base_url, model, api_key, prices.")]
+CacheOpt = Annotated[Optional[Path], typer.Option("--cache", help="Extraction cache file (default: user cache dir).")]
+NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the extraction cache.")]
+BatchOpt = Annotated[int, typer.Option("--batch-size", min=1, max=50, help="Reviews per model call.")]
+ConcurrencyOpt = Annotated[int, typer.Option("--concurrency", min=1, max=64, help="Model calls in flight at once.")]
+MaxCostOpt = Annotated[Optional[float], typer.Option("--max-cost", min=0.0, help="Stop cleanly before the estimated cost exceeds this.")]
+
+
+def build_options(
+    *,
+    base_url: str | None = None,
+    model: str | None = None,
+    api_key: str | None = None,
+    config: Path | None = None,
+    cache: Path | None = None,
+    no_cache: bool = False,
+    batch_size: int = 1,
+    concurrency: int = 8,
+    max_cost: float | None = None,
+    progress: bool = False,
+) -> ExtractorOptions:
+    return ExtractorOptions(
+        base_url=base_url,
+        model=model,
+        api_key=api_key,
+        config_file=config,
+        cache_path=cache,
+        use_cache=not no_cache,
+        batch_size=batch_size,
+        concurrency=concurrency,
+        max_cost=max_cost,
+        progress=progress,
+    )

@@ -1,0 +1,54 @@
+"""Build an extractor from its command-line name: ``replay:FILE``, ``offline`` or ``llm``.
+
+``None`` picks the default: ``llm`` when a model is configured (``DINECHECK_LLM_BASE_URL``), else ``offline``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from dinecheck.errors import ConfigError
+from dinecheck.extract.base import Extractor
+
+
+@dataclass
+class ExtractorOptions:
+    """Every knob of every extractor; each extractor reads the ones it needs."""
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key: str | None = None
+    config_file: Path | None = None
+    cache_path: Path | None = None
+    use_cache: bool = True
+    batch_size: int = 1
+    concurrency: int = 8
+    timeout: float = 60.0
+    max_retries: int = 5
+    max_cost: float | None = None
+    progress: bool = False
+
+
+def default_extractor_name() -> str:
+    return "llm" if os.environ.get("DINECHECK_LLM_BASE_URL") else "offline"
+
+
+def make_extractor(spec: str | None, options: ExtractorOptions | None = None) -> Extractor:
+    """Construct the extractor named by ``spec`` (raises ConfigError for an unknown name)."""
+    options = options or ExtractorOptions()
+    spec = spec or default_extractor_name()
+    if spec.startswith("replay:"):
+        from dinecheck.extract.replay import ReplayExtractor
+
+        return ReplayExtractor(Path(spec[len("replay:") :]))
+    if spec == "offline":
+        from dinecheck.extract.offline import OfflineExtractor
+
+        return OfflineExtractor()
+    if spec == "llm":
+        from dinecheck.extract.llm import LLMExtractor
+
+        return LLMExtractor.from_options(options)
+    raise ConfigError(f"unknown extractor {spec!r}; expected 'llm', 'offline' or 'replay:FILE'", "--extractor")
