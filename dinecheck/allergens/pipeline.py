@@ -1,0 +1,62 @@
+"""The allergen check entry point: label text + profile + ontology → :class:`LabelResult` (pure, no I/O).
+
+Stages: :mod:`phrases` (risk phrases on raw text) → :mod:`tokenize` → :mod:`normalize` (exact lookup) →
+:mod:`detect` (findings per profile allergen) → :mod:`verdict` (SAFE / AVOID / VERIFY + confidence).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Literal
+
+from dinecheck.allergens.detect import Finding
+from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology
+from dinecheck.allergens.phrases import PhraseHit
+from dinecheck.errors import OntologyError
+
+PROFILE_ALL: tuple[str, ...] = ALLERGEN_CODES
+
+
+@dataclass(frozen=True, slots=True)
+class LabelResult:
+    verdict: Literal["SAFE", "AVOID", "VERIFY"]
+    findings: tuple[Finding, ...]
+    unmatched: tuple[str, ...]
+    risk_phrases: tuple[PhraseHit, ...]
+    confidence: float
+    match_rate: float
+    tokens_processed: int
+    tokens_matched: int
+    review_reasons: tuple[str, ...]
+
+    def to_json(self, id: str | None = None) -> dict:  # noqa: A002 - the CLI contract's field name
+        return {
+            "id": id,
+            "verdict": self.verdict,
+            "allergens": [f.to_json() for f in self.findings],
+            "unmatched": list(self.unmatched),
+            "risk_phrases": [p.to_json() for p in self.risk_phrases],
+            "confidence": round(self.confidence, 4),
+            "match_rate": round(self.match_rate, 4),
+            "reasons": list(self.review_reasons),
+        }
+
+
+def parse_profile(spec: str) -> tuple[str, ...]:
+    """``"PEANUT,MILK"`` or ``"ALL"`` → allergen codes (deduplicated, in the canonical order)."""
+    parts = [p.strip().upper() for p in spec.split(",") if p.strip()]
+    if not parts:
+        raise OntologyError("the allergen profile is empty; give codes like PEANUT,MILK or ALL", "--allergens")
+    if parts == ["ALL"]:
+        return PROFILE_ALL
+    unknown = [p for p in parts if p not in ALLERGEN_CODES]
+    if unknown:
+        raise OntologyError(f"unknown allergen code(s) {', '.join(unknown)}; known: {', '.join(ALLERGEN_CODES)}, ALL",
+                            "--allergens")  # fmt: skip
+    return tuple(c for c in ALLERGEN_CODES if c in parts)
+
+
+def check_label(text: str, profile: Collection[str], ontology: Ontology) -> LabelResult:
+    """Check one label against a profile. (Placeholder until the stages land: always VERIFY, never SAFE.)"""
+    return LabelResult("VERIFY", (), (), (), 0.0, 0.0, 0, 0, ("the allergen pipeline is not implemented yet",))
