@@ -1,0 +1,184 @@
+"""Evaluate a request tree over a dataset: per-node three-valued values, evidence and explanations.
+
+:class:`Engine` is built once per dataset. It keeps one evaluator per distinct evidence (requests share conditions),
+caches every (condition, restaurant) outcome, and computes a match with short-circuiting (cheap attribute conditions
+first; Kleene AND/OR do not depend on child order). :meth:`Engine.explain` evaluates every node and returns a
+:class:`NodeResult` tree with the outcome of each condition (evidence_semantics.md §7).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from dinecheck import logic
+from dinecheck.dataset import Dataset, Restaurant
+from dinecheck.errors import EvaluationError
+from dinecheck.requests.evidence import (
+    REGEX_TIMEOUT_S,
+    ConditionOutcome,
+    RegexBudgetExceeded,
+    ReviewIndex,
+    make_evaluator,
+)
+from dinecheck.requests.schema import Condition, OperatorNode, Request
+
+
+@dataclass(frozen=True)
+class NodeResult:
+    """One evaluated node: its JSON pointer, value, and either its operator + children or its condition outcome."""
+
+    pointer: str
+    value: int
+    op: str | None = None
+    aspect: str | None = None
+    description: str | None = None
+    outcome: ConditionOutcome | None = None
+    children: tuple["NodeResult", ...] = ()
+
+    def leaves(self) -> list["NodeResult"]:
+        out: list[NodeResult] = []
+        stack = [self]
+        while stack:
+            cur = stack.pop()
+            if cur.outcome is not None:
+                out.append(cur)
+            stack.extend(reversed(cur.children))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.op is not None:
+            return {"pointer": self.pointer, "op": self.op, "value": self.value,
+                    "args": [c.to_dict() for c in self.children]}
+        assert self.outcome is not None
+        return {"pointer": self.pointer, "aspect": self.aspect, "value": self.value, "condition": self.description,
+                "rule": self.outcome.rule, "evidence": self.outcome.evidence}
+
+
+@dataclass(frozen=True)
+class RankedRestaurant:
+    """A restaurant with its root value and how many leaf conditions hold (for ``match --all``)."""
+
+    restaurant: Restaurant
+    value: int
+    leaves_true: int
+    n_leaves: int
+    tree: NodeResult = field(repr=False)
+
+
+@dataclass(frozen=True)
+class _Leaf:
+    key: str
+    pointer: str
+    aspect: str
+    cost: int
+
+
+@dataclass(frozen=True)
+class _Op:
+    op: str
+    args: tuple["_Leaf | _Op", ...]
+    cost: int
+
+
+def evidence_key(cond: Condition) -> str:
+    """Canonical text of a condition's evidence: equal evidence is evaluated once per restaurant."""
+    return json.dumps(cond.evidence.model_dump(mode="json"), sort_keys=True)
+
+
+class Engine:
+    """Evaluates requests over one dataset, sharing work across requests."""
+
+    def __init__(self, dataset: Dataset, *, regex_timeout_s: float = REGEX_TIMEOUT_S) -> None:
+        self.dataset = dataset
+        self.index = ReviewIndex(dataset, regex_timeout_s)
+        self._evaluators: dict[str, Any] = {}
+        self._outcomes: dict[tuple[str, int], ConditionOutcome] = {}
+
+    # -- conditions ------------------------------------------------------------------------------------------------
+    def _evaluator(self, key: str, cond: Condition) -> Any:
+        ev = self._evaluators.get(key)
+        if ev is None:
+            ev = make_evaluator(cond.evidence)
+            self._evaluators[key] = ev
+        return ev
+
+    def _outcome(self, key: str, request_id: str, pointer: str, aspect: str, r: Restaurant) -> ConditionOutcome:
+        got = self._outcomes.get((key, r.index))
+        if got is None:
+            try:
+                got = self._evaluators[key].evaluate(r, self.index)
+            except RegexBudgetExceeded as exc:
+                raise EvaluationError(
+                    f"pattern {exc.pattern!r} ran longer than {self.index.timeout_s:g} s on review {exc.review_id} "
+                    f"of restaurant {r.business_id}; use a simpler pattern",
+                    f"request {request_id} {pointer} ({aspect})",
+                ) from None
+            self._outcomes[(key, r.index)] = got
+        return got
+
+    def _plan(self, node: OperatorNode | Condition, pointer: str) -> _Op | _Leaf:
+        if isinstance(node, Condition):
+            key = evidence_key(node)
+            ev = self._evaluator(key, node)
+            return _Leaf(key, pointer, node.aspect, ev.cost)
+        args = [self._plan(a, f"{pointer}/args/{i}") for i, a in enumerate(node.args)]
+        args.sort(key=lambda a: a.cost)
+        return _Op(node.op, tuple(args), max(a.cost for a in args))
+
+    # -- values ----------------------------------------------------------------------------------------------------
+    def _value(self, plan: _Op | _Leaf, request_id: str, r: Restaurant) -> int:
+        if isinstance(plan, _Leaf):
+            return self._outcome(plan.key, request_id, plan.pointer, plan.aspect, r).value
+        if plan.op == "NOT":
+            return logic.not_(self._value(plan.args[0], request_id, r))
+        stop = logic.FALSE if plan.op == "AND" else logic.TRUE
+        saw_unknown = False
+        for a in plan.args:
+            v = self._value(a, request_id, r)
+            if v == stop:
+                return stop
+            if v == logic.UNKNOWN:
+                saw_unknown = True
+        return logic.UNKNOWN if saw_unknown else -stop
+
+    def value(self, request: Request, restaurant: Restaurant) -> int:
+        """The root value of ``request`` for one restaurant (+1 means it matches)."""
+        return self._value(self._plan(request.structure, "/structure"), request.id, restaurant)
+
+    def matches(self, request: Request) -> list[Restaurant]:
+        """Restaurants whose root value is exactly +1, in dataset order."""
+        plan = self._plan(request.structure, "/structure")
+        return [r for r in self.dataset.restaurants if self._value(plan, request.id, r) == logic.TRUE]
+
+    # -- explanations ----------------------------------------------------------------------------------------------
+    def explain(self, request: Request, restaurant: Restaurant) -> NodeResult:
+        """Evaluate every node (no short-circuit) and return the tree with each condition's evidence."""
+        return self._explain(request.structure, "/structure", request.id, restaurant)
+
+    def _explain(self, node: OperatorNode | Condition, pointer: str, rid: str, r: Restaurant) -> NodeResult:
+        if isinstance(node, Condition):
+            key = evidence_key(node)
+            ev = self._evaluator(key, node)
+            out = self._outcome(key, rid, pointer, node.aspect, r)
+            return NodeResult(pointer, out.value, aspect=node.aspect, description=ev.describe(), outcome=out)
+        kids = tuple(self._explain(a, f"{pointer}/args/{i}", rid, r) for i, a in enumerate(node.args))
+        values = [k.value for k in kids]
+        if node.op == "AND":
+            v = logic.and_(values)
+        elif node.op == "OR":
+            v = logic.or_(values)
+        else:
+            v = logic.not_(values[0])
+        return NodeResult(pointer, v, op=node.op, children=kids)
+
+    def rank(self, request: Request) -> list[RankedRestaurant]:
+        """Every restaurant, best first: by root value, then by the number of leaf conditions that hold, then order."""
+        out = []
+        for r in self.dataset.restaurants:
+            tree = self.explain(request, r)
+            leaves = tree.leaves()
+            out.append(RankedRestaurant(r, tree.value, sum(1 for x in leaves if x.value == 1), len(leaves), tree))
+        out.sort(key=lambda x: (-x.value, -x.leaves_true, x.restaurant.index))
+        return out
