@@ -5,6 +5,7 @@ Commands declare ``extractor: ExtractorArg = None`` and the ``Llm*`` options, th
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -25,6 +26,9 @@ NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Neither read nor w
 BatchOpt = Annotated[int, typer.Option("--batch-size", min=1, max=50, help="Reviews per model call.")]
 ConcurrencyOpt = Annotated[int, typer.Option("--concurrency", min=1, max=64, help="Model calls in flight at once.")]
 MaxCostOpt = Annotated[Optional[float], typer.Option("--max-cost", min=0.0, help="Stop cleanly before the estimated cost exceeds this.")]
+ProgressOpt = Annotated[
+    Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal).")
+]
 
 
 def build_options(
@@ -38,8 +42,11 @@ def build_options(
     batch_size: int = 1,
     concurrency: int = 8,
     max_cost: float | None = None,
-    progress: bool = False,
+    progress: bool | None = False,
 ) -> ExtractorOptions:
+    """Collect the shared flags; ``progress=None`` means "when stderr is a terminal"."""
+    if progress is None:
+        progress = sys.stderr.isatty()
     return ExtractorOptions(
         base_url=base_url,
         model=model,

@@ -1,10 +1,211 @@
-"""CLI: ``dinecheck seed extract`` and ``dinecheck seed compile`` (placeholder until the extraction issue lands).
+"""CLI: ``dinecheck seed extract`` (the filter and extraction stages alone) and ``dinecheck seed compile`` (Phase 1).
 
 ``dinecheck/cli/seed.py`` registers :data:`COMMANDS` on the ``seed`` group.
+
+``seed extract SEED.json --data DIR [--extractor …] [--json]`` prints, with ``--json``, one line per relevant review
+``{"business_id", "review_id", "status", "extraction", "evidence": {F: {"quote", "verified"}}}`` (plus ``"error"`` when
+the status is not ``ok``), then ``{"summary": {"reviews", "calls", "cache_hits", "retries", "tokens_in", "tokens_out",
+"cost", "statuses", "budget_exceeded"}}``. Exit 0; exit 1 when ``--max-cost`` stopped the run (the output is still
+complete: unanswered reviews have status ``error``).
+
+``seed compile TASK.md --out SEED.json`` writes the seed only when it passes the static check (exit 0); otherwise it
+prints the last round's errors and exits 1. Without a configured model it exits 2 saying how to configure one.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import sys
+from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Optional
 
-COMMANDS: dict[str, Callable[..., None]] = {}
+import typer
+
+from dinecheck.cli.common import echo_json
+from dinecheck.cli.extractor_options import (
+    ApiKeyOpt,
+    BaseUrlOpt,
+    BatchOpt,
+    CacheOpt,
+    ConcurrencyOpt,
+    ConfigOpt,
+    ExtractorArg,
+    MaxCostOpt,
+    ModelOpt,
+    NoCacheOpt,
+    ProgressOpt,
+    build_options,
+)
+from dinecheck.errors import DataError, Problem, SeedError, SpecError, StoreError
+from dinecheck.extract.base import ExtractionResult, FieldSpec, ReviewInput
+
+MAX_SEED_BYTES = 5 * 1024 * 1024
+
+
+def _load_seed(path: Path) -> tuple[list[FieldSpec], list[str]]:
+    """The seed's extraction fields and filter keywords (SeedError naming the seed on any shape problem)."""
+    from pydantic import ValidationError
+
+    from dinecheck.formula.schema import Seed
+
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(f"cannot read the seed ({exc.strerror})", str(path)) from None
+    if len(raw) > MAX_SEED_BYTES:
+        raise SpecError(f"the seed is larger than {MAX_SEED_BYTES} bytes", str(path))
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise SpecError(f"the seed is not valid JSON ({getattr(exc, 'msg', 'nested too deeply')})", str(path)) from None
+    try:
+        seed = Seed.model_validate(obj)
+    except ValidationError as exc:
+        problems = [Problem("".join(f"/{p}" for p in e["loc"]), e["msg"]) for e in exc.errors()]
+        raise SeedError(problems, str(path)) from None
+    return list(seed.extract.fields), list(seed.filter.keywords)
+
+
+def review_meta(raw: dict[str, Any]) -> dict[str, Any]:
+    """A review's metadata: every review field except the text, plus the derived ``year``."""
+    meta = {k: v for k, v in raw.items() if k != "text"}
+    date = raw.get("date")
+    if isinstance(date, str) and len(date) >= 4 and date[:4].isdigit():
+        meta["year"] = int(date[:4])
+    return meta
+
+
+def relevant_reviews(data: Path, keywords: list[str], restaurants: list[str] | None) -> list[ReviewInput]:
+    """The dataset's reviews whose lower-cased text contains a lower-cased keyword, in dataset order."""
+    from dinecheck.dataset import load_dataset
+
+    dataset, _ = load_dataset(data)
+    wanted = set(restaurants or [])
+    known = {r.business_id for r in dataset.restaurants}
+    for bid in wanted - known:
+        raise DataError(f"no restaurant with business_id {bid!r}", f"--restaurant {bid}")
+    kws = [k.lower() for k in keywords]
+    out: list[ReviewInput] = []
+    for rest in dataset.restaurants:
+        if wanted and rest.business_id not in wanted:
+            continue
+        for rv in dataset.reviews_of(rest.business_id):
+            low = rv.text.lower()
+            if any(k in low for k in kws):
+                out.append(ReviewInput(rv.business_id, rv.review_id, rv.text, review_meta(rv.raw)))
+    return out
+
+
+def result_line(res: ExtractionResult) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "business_id": res.business_id,
+        "review_id": res.review_id,
+        "status": res.status,
+        "extraction": dict(res.values),
+        "evidence": {k: {"quote": e.quote, "verified": e.verified} for k, e in res.evidence.items()},
+    }
+    if res.status != "ok":
+        line["error"] = res.error
+    return line
+
+
+def extract_cmd(
+    seed: Annotated[Path, typer.Argument(help="Formula Seed JSON file.")],
+    data: Annotated[Path, typer.Option("--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl).")],
+    extractor: ExtractorArg = None,
+    restaurant: Annotated[Optional[list[str]], typer.Option("--restaurant", help="Only this business_id (repeatable).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON line per review, then a summary line.")] = False,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    api_key: ApiKeyOpt = None,
+    config: ConfigOpt = None,
+    cache: CacheOpt = None,
+    no_cache: NoCacheOpt = False,
+    batch_size: BatchOpt = 1,
+    concurrency: ConcurrencyOpt = 8,
+    max_cost: MaxCostOpt = None,
+    progress: ProgressOpt = None,
+) -> None:
+    """Run the filter and extraction stages of a seed over a dataset and print every relevant review's labels."""
+    from dinecheck.extract.factory import make_extractor
+
+    fields, keywords = _load_seed(seed)
+    reviews = relevant_reviews(data, keywords, restaurant)
+    options = build_options(
+        base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
+        batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
+    )
+    ex = make_extractor(extractor, options)
+    try:
+        results = ex.extract(fields, reviews)
+    finally:
+        ex.close()
+    budget = getattr(ex, "budget_error", None)
+    summary: dict[str, Any] = ex.stats.as_dict()
+    summary["statuses"] = dict(Counter(r.status for r in results))
+    summary["budget_exceeded"] = budget.reason if budget is not None else None
+    if as_json:
+        for res in results:
+            echo_json(result_line(res))
+        echo_json({"summary": summary})
+    else:
+        for res in results:
+            labels = " ".join(f"{k}={v}" for k, v in res.values.items()) or f"({res.error})"
+            typer.echo(f"{res.business_id} {res.review_id} {res.status:7} {labels}")
+        typer.echo(
+            f"{summary['reviews']} reviews · {summary['calls']} calls · {summary['cache_hits']} cache hits · "
+            f"{summary['retries']} retries · tokens {summary['tokens_in']}/{summary['tokens_out']} · "
+            f"cost ${summary['cost']:.4f} · " + ", ".join(f"{k} {v}" for k, v in sorted(summary["statuses"].items()))
+        )
+    if budget is not None:
+        sys.stdout.flush()
+        typer.echo(f"error: {budget}", err=True)
+        raise typer.Exit(1)
+
+
+def compile_cmd(
+    task: Annotated[Path, typer.Argument(help="Task description (Markdown or text).")],
+    out: Annotated[Path, typer.Option("--out", help="Where to write the seed (only when it passes the check).")],
+    rounds: Annotated[int, typer.Option("--rounds", min=1, max=3, help="Model answers at most (≤ 3).")] = 3,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    api_key: ApiKeyOpt = None,
+    config: ConfigOpt = None,
+) -> None:
+    """Phase 1: ask the configured model for a Formula Seed for TASK, check it, repair it (≤ 3 rounds), write it."""
+    from dinecheck.compile import MAX_TASK_CHARS, compile_task
+    from dinecheck.extract.chat import ChatClient, resolve_config
+
+    try:
+        text = task.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(f"cannot read the task ({getattr(exc, 'strerror', None) or exc})", str(task)) from None
+    if len(text) > MAX_TASK_CHARS:
+        raise SpecError(f"the task is longer than {MAX_TASK_CHARS} characters", str(task))
+    options = build_options(base_url=base_url, model=model, api_key=api_key, config=config)
+    cfg = resolve_config(options, location="seed compile")
+    client = ChatClient(cfg)
+    try:
+        result = compile_task(text, client, max_rounds=rounds)
+    finally:
+        client.close()
+    s = client.stats
+    tally = f"{len(result.rounds)} round(s), {s.calls} calls, tokens {s.tokens_in}/{s.tokens_out}"
+    if result.seed is None:
+        for p in result.last_errors:
+            typer.echo(f"error: {p.pointer or '/'}: {p.reason}", err=True)
+        typer.echo(f"error: seed compile: no valid seed after {tally}; nothing written", err=True)
+        raise typer.Exit(1)
+    tmp = out.with_name(out.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(result.seed, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(tmp, out)
+    except OSError as exc:
+        raise StoreError(f"cannot write the seed ({exc.strerror})", str(out)) from None
+    typer.echo(f"wrote {out} ({tally})")
+
+
+COMMANDS: dict[str, Callable[..., None]] = {"extract": extract_cmd, "compile": compile_cmd}

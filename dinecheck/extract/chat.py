@@ -96,6 +96,15 @@ def _read_toml(path: Path) -> dict[str, Any]:
     return llm
 
 
+def configured_base_url(config_file: Path | None) -> str | None:
+    """The ``[llm] base_url`` of ``config_file`` (or of the default config file when it exists), else None."""
+    path = config_file or (default_config_path() if default_config_path().is_file() else None)
+    if path is None:
+        return None
+    value = _read_toml(path).get("base_url")
+    return value if isinstance(value, str) and value else None
+
+
 def _number(table: dict[str, Any], key: str, where: str, *, minimum: float = 0.0) -> float | None:
     if key not in table:
         return None
@@ -121,7 +130,7 @@ def _price(llm: dict[str, Any], model: str, where: str) -> Price | None:
     return Price(pin, pout)
 
 
-def resolve_config(options: Any, environ: dict[str, str] | None = None) -> LLMConfig:
+def resolve_config(options: Any, environ: dict[str, str] | None = None, *, location: str = "--extractor llm") -> LLMConfig:
     """Merge ``ExtractorOptions`` flags, the environment and the TOML config file; ConfigError when no model is set."""
     env = os.environ if environ is None else environ
     path: Path | None = options.config_file
@@ -145,7 +154,7 @@ def resolve_config(options: Any, environ: dict[str, str] | None = None) -> LLMCo
     api_key = pick(options.api_key, ENV_API_KEY, "api_key")
     if not base_url or not model:
         missing = "base URL" if not base_url else "model name"
-        raise ConfigError(f"{HOW_TO_CONFIGURE} (the {missing} is missing)", "--extractor llm")
+        raise ConfigError(f"{HOW_TO_CONFIGURE} (the {missing} is missing)", location)
     if not base_url.startswith(("http://", "https://")):
         raise ConfigError(f"the base URL must start with http:// or https://, got {base_url!r}", "--base-url")
     loc = where or "config"

@@ -1,6 +1,7 @@
 """Build an extractor from its command-line name: ``replay:FILE``, ``offline`` or ``llm``.
 
-``None`` picks the default: ``llm`` when a model is configured (``DINECHECK_LLM_BASE_URL``), else ``offline``.
+``None`` picks the default: ``llm`` when a model is configured (``DINECHECK_LLM_BASE_URL``, ``--base-url``, or a
+``base_url`` in the ``[llm]`` table of the config file), else ``offline``.
 """
 
 from __future__ import annotations
@@ -31,14 +32,19 @@ class ExtractorOptions:
     progress: bool = False
 
 
-def default_extractor_name() -> str:
-    return "llm" if os.environ.get("DINECHECK_LLM_BASE_URL") else "offline"
+def default_extractor_name(options: ExtractorOptions | None = None) -> str:
+    """``llm`` when a base URL is configured by flag, environment or config file; otherwise ``offline``."""
+    if os.environ.get("DINECHECK_LLM_BASE_URL") or (options is not None and options.base_url):
+        return "llm"
+    from dinecheck.extract.chat import configured_base_url
+
+    return "llm" if configured_base_url(options.config_file if options else None) else "offline"
 
 
 def make_extractor(spec: str | None, options: ExtractorOptions | None = None) -> Extractor:
     """Construct the extractor named by ``spec`` (raises ConfigError for an unknown name)."""
     options = options or ExtractorOptions()
-    spec = spec or default_extractor_name()
+    spec = spec or default_extractor_name(options)
     if spec.startswith("replay:"):
         from dinecheck.extract.replay import ReplayExtractor
 
