@@ -1,0 +1,296 @@
+"""Import of the Open Food Facts allergens taxonomy: multilingual allergen names as synonyms.
+
+Source: the Open Food Facts allergens taxonomy, © Open Food Facts contributors, available under the Open Database
+License (ODbL) — https://world.openfoodfacts.org/data. Every imported synonym row is marked ``source = OFF`` and
+``synonym_type = OFF_TAXONOMY`` so its origin stays visible.
+
+Format (parsed by :func:`parse_taxonomy`, pure): entries are blocks separated by blank lines; in a block each line is
+``lang: name, synonym, …`` (``\\,`` escapes a comma), ``prop:lang: value`` (e.g. ``wikidata:en: Q…``) or ``< lang:parent``;
+``#`` lines are comments; ``stopwords:lang: w1, w2`` lines define stop words. An entry's id is ``en:`` + the slug of
+its first English name (``en:sulphur-dioxide-and-sulphites``).
+
+:func:`plan_import` (pure) maps the taxonomy entries to our allergen codes (:data:`OFF_TO_CODE`) and turns every name
+into a synonym of that allergen's primary canonical ingredient in the ontology; the first block, ``en:none``, and
+entries without an allergen code (orange, kiwi, …) are skipped and reported. :func:`import_taxonomy` applies the plan
+through the store, which never overrides an existing synonym key, and returns per-language counts.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dinecheck.allergens.ontology import Ontology, RiskLevel
+from dinecheck.allergens.store.base import SynonymInput
+from dinecheck.allergens.text import lookup_key
+from dinecheck.errors import OntologyError
+
+if TYPE_CHECKING:
+    from dinecheck.allergens.store.base import OntologyStore
+
+ATTRIBUTION = "Open Food Facts allergens taxonomy, © Open Food Facts contributors, ODbL (https://opendatacommons.org/licenses/odbl/1-0/)"
+MAX_FILE_BYTES = 20_000_000
+MAX_NAME_CHARS = 200
+
+OFF_TO_CODE: dict[str, str] = {
+    "en:gluten": "GLUTEN",
+    "en:milk": "MILK",
+    "en:eggs": "EGG",
+    "en:fish": "FISH",
+    "en:crustaceans": "SHELLFISH",
+    "en:molluscs": "MOLLUSCS",
+    "en:peanuts": "PEANUT",
+    "en:soybeans": "SOY",
+    "en:nuts": "TREE_NUTS",
+    "en:celery": "CELERY",
+    "en:mustard": "MUSTARD",
+    "en:sesame-seeds": "SESAME",
+    "en:sulphur-dioxide-and-sulphites": "SULPHITES",
+    "en:lupin": "LUPIN",
+}
+
+# Candidate primary canonical ids per allergen, in order of preference; the first one present in the ontology that
+# itself carries the allergen as DEFINITE (and every code of ALSO_REQUIRED at some level) is used.
+PRIMARY_CANDIDATES: dict[str, tuple[str, ...]] = {
+    "PEANUT": ("peanut", "peanuts"),
+    "MILK": ("milk", "cow_milk", "cows_milk"),
+    "EGG": ("egg", "eggs", "whole_egg"),
+    "WHEAT": ("wheat",),
+    "GLUTEN": ("gluten", "cereals_containing_gluten", "gluten_cereals", "wheat_gluten", "wheat"),
+    "SOY": ("soy", "soya", "soybean", "soybeans", "soya_bean", "soy_bean"),
+    "TREE_NUTS": ("tree_nut", "tree_nuts", "nut", "nuts"),
+    "FISH": ("fish",),
+    "SHELLFISH": ("crustacean", "crustaceans", "shellfish"),
+    "MOLLUSCS": ("mollusc", "molluscs", "mollusk", "mollusks"),
+    "SESAME": ("sesame", "sesame_seed", "sesame_seeds"),
+    "MUSTARD": ("mustard", "mustard_seed", "mustard_seeds"),
+    "CELERY": ("celery",),
+    "LUPIN": ("lupin", "lupine", "lupin_flour"),
+    "SULPHITES": ("sulphites", "sulphite", "sulfites", "sulfite", "sulphur_dioxide", "sulfur_dioxide",
+                  "sulphur_dioxide_and_sulphites"),
+}  # fmt: skip
+
+# The OFF "gluten" entry names wheat in many languages (vete, pšenica, búza…): its target must also carry WHEAT, or a
+# wheat-allergic profile could read one of those names as clean. Over-warning (barley → WHEAT) is the safe direction.
+ALSO_REQUIRED: dict[str, tuple[str, ...]] = {"GLUTEN": ("WHEAT",)}
+
+_LANG = re.compile(r"^([a-z]{2,3}(?:_[a-z]{2,3})?):\s*(.*)$")
+_PROP = re.compile(r"^([a-z_]+):([a-z]{2,3}(?:_[a-z]{2,3})?):\s*(.*)$")
+_UNESCAPED_COMMA = re.compile(r"(?<!\\),")
+
+
+@dataclass(frozen=True, slots=True)
+class TaxonomyEntry:
+    id: str
+    line: int
+    names: dict[str, tuple[str, ...]]
+    parents: tuple[str, ...] = ()
+    properties: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Taxonomy:
+    entries: tuple[TaxonomyEntry, ...]
+    stopwords: dict[str, tuple[str, ...]]
+
+
+def slug(name: str) -> str:
+    """OFF-style entry id slug: lower case, accents kept out, non-alphanumerics → single hyphens."""
+    text = unicodedata.normalize("NFKD", name.casefold())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return re.sub(r"[^0-9a-z]+", "-", text).strip("-")
+
+
+def _split_names(value: str) -> tuple[str, ...]:
+    names = [n.replace("\\,", ",").strip() for n in _UNESCAPED_COMMA.split(value)]
+    return tuple(n for n in names if n)
+
+
+def parse_taxonomy(text: str, source: str = "taxonomy") -> Taxonomy:
+    """Parse the taxonomy text; a line that fits no form raises OntologyError naming ``source:line``."""
+    entries: list[TaxonomyEntry] = []
+    stopwords: dict[str, tuple[str, ...]] = {}
+    block: list[tuple[int, str]] = []
+
+    def flush() -> None:
+        if not block:
+            return
+        names: dict[str, tuple[str, ...]] = {}
+        parents: list[str] = []
+        props: dict[str, str] = {}
+        for lineno, line in block:
+            if line.startswith("<"):
+                parents.append(line[1:].strip())
+                continue
+            prop = _PROP.match(line)
+            if prop:
+                props[f"{prop.group(1)}:{prop.group(2)}"] = prop.group(3).strip()
+                continue
+            m = _LANG.match(line)
+            if not m:
+                raise OntologyError(f"expected 'lang: name, synonym, …', got {line[:60]!r}", f"{source}:{lineno}")
+            lang = m.group(1)
+            if lang in names:
+                raise OntologyError(f"language {lang!r} appears twice in one entry", f"{source}:{lineno}")
+            names[lang] = _split_names(m.group(2))
+        first_line = block[0][0]
+        if not names:
+            raise OntologyError("an entry has no names", f"{source}:{first_line}")
+        if "en" in names and names["en"]:
+            entry_id = "en:" + slug(names["en"][0])
+        else:
+            lang0 = next(iter(names))
+            entry_id = f"{lang0}:" + slug(names[lang0][0]) if names[lang0] else f"{lang0}:"
+        entries.append(TaxonomyEntry(entry_id, first_line, names, tuple(parents), props))
+        block.clear()
+
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            flush()
+            continue
+        if line.startswith("#"):
+            continue
+        if line.startswith("stopwords:"):
+            m = _LANG.match(line[len("stopwords:") :])
+            if not m:
+                raise OntologyError(f"expected 'stopwords:lang: word, …', got {line[:60]!r}", f"{source}:{lineno}")
+            stopwords[m.group(1)] = _split_names(m.group(2))
+            continue
+        block.append((lineno, line))
+    flush()
+    return Taxonomy(tuple(entries), stopwords)
+
+
+def primary_canonical(ontology: Ontology, code: str) -> str | None:
+    """The canonical ingredient that stands for the allergen ``code`` itself (e.g. ``peanut`` for PEANUT)."""
+    for cand in PRIMARY_CANDIDATES.get(code, ()):
+        ing = ontology.ingredients.get(cand)
+        if ing is None or ing.allergens.get(code) is not RiskLevel.DEFINITE:
+            continue
+        carried = {p.code for p in ontology.allergen_paths(cand)}
+        if all(extra in carried for extra in ALSO_REQUIRED.get(code, ())):
+            return cand
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPlan:
+    synonyms: tuple[SynonymInput, ...]
+    targets: dict[str, str]  # OFF entry id → canonical id
+    unmapped_entries: tuple[str, ...]  # OFF entries with no allergen code here (e.g. en:none, en:kiwi)
+    missing_targets: tuple[str, ...]  # allergen codes whose primary canonical ingredient the ontology lacks
+    too_long: int = 0
+
+
+def _lang_region(off_lang: str) -> tuple[str, str | None]:
+    head, _, tail = off_lang.partition("_")
+    return head, (tail.upper() if tail else None)
+
+
+def plan_import(taxonomy: Taxonomy, ontology: Ontology) -> ImportPlan:
+    """Every name of every mapped entry as a synonym of the allergen's primary canonical ingredient (pure)."""
+    synonyms: list[SynonymInput] = []
+    targets: dict[str, str] = {}
+    unmapped: list[str] = []
+    missing: list[str] = []
+    too_long = 0
+    for entry in taxonomy.entries:
+        code = OFF_TO_CODE.get(entry.id)
+        if code is None:
+            unmapped.append(entry.id)
+            continue
+        target = primary_canonical(ontology, code)
+        if target is None:
+            missing.append(code)
+            continue
+        targets[entry.id] = target
+        for off_lang, names in entry.names.items():
+            lang, region = _lang_region(off_lang)
+            for name in names:
+                if len(name) > MAX_NAME_CHARS or not lookup_key(name):
+                    too_long += 1
+                    continue
+                synonyms.append(SynonymInput(name, target, lang, region, "OFF_TAXONOMY", "OFF"))
+    return ImportPlan(tuple(synonyms), targets, tuple(unmapped), tuple(missing), too_long)
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageCounts:
+    lang: str
+    added: int
+    skipped: int
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What an import did: per-language counts, the OFF entries used and skipped, and conflicting keys."""
+
+    added: int
+    skipped: int
+    languages: tuple[LanguageCounts, ...]
+    targets: dict[str, str]
+    unmapped_entries: tuple[str, ...]
+    missing_targets: tuple[str, ...]
+    conflicts: tuple[str, ...]  # existing keys that map to an ingredient NOT carrying the OFF entry's allergen
+    ontology_version: int
+    attribution: str = ATTRIBUTION
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "added": self.added, "skipped": self.skipped,
+            "languages": {c.lang: {"added": c.added, "skipped": c.skipped} for c in self.languages},
+            "targets": self.targets, "unmapped_entries": list(self.unmapped_entries),
+            "missing_targets": list(self.missing_targets), "conflicts": list(self.conflicts),
+            "ontology_version": self.ontology_version, "attribution": self.attribution,
+        }  # fmt: skip
+
+
+def read_taxonomy_file(path: Path) -> Taxonomy:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise OntologyError(f"the file is larger than {MAX_FILE_BYTES // 1_000_000} MB", str(path))
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise OntologyError("no such file", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise OntologyError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", str(path)) from None
+    except OSError as exc:
+        raise OntologyError(exc.strerror or "cannot be read", str(path)) from None
+    return parse_taxonomy(text, path.name)
+
+
+def import_taxonomy(store: OntologyStore, taxonomy: Taxonomy) -> ImportReport:
+    """Apply the plan through the store (one transaction, existing keys never overridden) and report counts."""
+    ontology = store.ontology()
+    plan = plan_import(taxonomy, ontology)
+    result = store.add_synonyms(plan.synonyms)
+    per_lang: dict[str, list[int]] = {}
+    for s in result.added:
+        per_lang.setdefault(s.lang or "", [0, 0])[0] += 1
+    conflicts: list[str] = []
+    code_of_target = {t: OFF_TO_CODE[e] for e, t in plan.targets.items()}
+    for sk in result.skipped:
+        per_lang.setdefault(sk.synonym.lang or "", [0, 0])[1] += 1
+        code = code_of_target[sk.synonym.canonical_id]
+        if sk.reason == "existing" and not any(
+            any(p.code == code for p in ontology.allergen_paths(cid)) for cid in sk.existing_canonical_ids
+            if cid in ontology.ingredients
+        ):  # fmt: skip
+            conflicts.append(f"{sk.synonym.text} ({sk.synonym.lang}): OFF says {code}, the store maps it to "
+                             f"{', '.join(sk.existing_canonical_ids)}")  # fmt: skip
+    languages = tuple(LanguageCounts(lang, a, s) for lang, (a, s) in sorted(per_lang.items()))
+    return ImportReport(
+        added=len(result.added),
+        skipped=len(result.skipped) + plan.too_long,
+        languages=languages,
+        targets=plan.targets,
+        unmapped_entries=plan.unmapped_entries,
+        missing_targets=plan.missing_targets,
+        conflicts=tuple(dict.fromkeys(conflicts)),
+        ontology_version=result.ontology_version,
+    )
