@@ -1,13 +1,22 @@
 """Detection of profile allergens from resolved tokens and risk phrases (stage 4). Owns :class:`Finding`.
 
-(Work in progress: the detector is being filled in.)
+* A matched token contributes every allergen of every canonical ingredient its key names, through compound
+  expansion (:meth:`Ontology.allergen_paths`: a part's DEFINITE becomes DERIVED for the compound), with the path
+  ``token → canonical → compound part(s) → allergen``.
+* A risk phrase contributes its level for the allergens its list names; a generic phrase (no allergen named, or an
+  item it could not resolve) contributes its level for EVERY profile allergen.
+* Only profile allergens are reported; per allergen the finding with the highest level is kept (DEFINITE > DERIVED >
+  POSSIBLE > TRACE), the earliest one in the text on a tie.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from dinecheck.allergens.ontology import RiskLevel
+from dinecheck.allergens.normalize import Resolution
+from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
+from dinecheck.allergens.phrases import PhraseHit
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,3 +36,55 @@ class Finding:
     def to_json(self) -> dict:
         return {"code": self.code, "level": self.level.value, "source": self.source, "token": self.token,
                 "span": list(self.span)}  # fmt: skip
+
+
+def ingredient_findings(resolutions: Iterable[Resolution], profile: Collection[str], ontology: Ontology) -> list[Finding]:
+    out: list[Finding] = []
+    for res in resolutions:
+        tok = res.token
+        for syn in res.synonyms:
+            for path in ontology.allergen_paths(syn.canonical_id):
+                if path.code not in profile:
+                    continue
+                via = f" (rule: {res.rule})" if res.rule not in (None, "exact") else ""
+                chain = " → ".join(path.path)
+                out.append(Finding(
+                    path.code, path.level, "ingredient", tok.text, tok.span, (syn.text, *path.path, path.code),
+                    f"{path.code} {path.level.value}: {tok.text!r} is {syn.text!r}{via} → {chain}",
+                ))  # fmt: skip
+    return out
+
+
+def phrase_findings(hits: Iterable[PhraseHit], profile: Collection[str]) -> list[Finding]:
+    out: list[Finding] = []
+    for hit in hits:
+        named = [c for c in hit.allergens if c in profile]
+        generic = [c for c in profile if c not in named] if hit.generic else []
+        for code in named:
+            out.append(Finding(code, hit.level, "phrase", hit.phrase, hit.span, (hit.phrase, code),
+                               f"{code} {hit.level.value}: the label says {hit.phrase!r} naming {code}"))  # fmt: skip
+        for code in generic:
+            why = (f"it names something unreadable ({', '.join(repr(u) for u in hit.unresolved)})" if hit.unresolved
+                   else "it names no allergen")  # fmt: skip
+            out.append(Finding(code, hit.level, "phrase", hit.phrase, hit.span, (hit.phrase, code),
+                               f"{code} {hit.level.value}: the label says {hit.phrase!r} and {why}, "
+                               f"so it applies to every profile allergen"))  # fmt: skip
+    return out
+
+
+def dedupe(findings: Iterable[Finding]) -> tuple[Finding, ...]:
+    """Highest level per allergen (earliest span on a tie), in level then allergen-code order."""
+    best: dict[str, Finding] = {}
+    for f in findings:
+        cur = best.get(f.code)
+        if cur is None or f.level.rank > cur.level.rank or (f.level is cur.level and f.span < cur.span):
+            best[f.code] = f
+    order = {c: i for i, c in enumerate(ALLERGEN_CODES)}
+    return tuple(sorted(best.values(), key=lambda f: (-f.level.rank, order.get(f.code, 99))))
+
+
+def detect(
+    resolutions: Iterable[Resolution], hits: Iterable[PhraseHit], profile: Collection[str], ontology: Ontology
+) -> tuple[Finding, ...]:
+    profile = frozenset(profile)
+    return dedupe([*ingredient_findings(resolutions, profile, ontology), *phrase_findings(hits, profile)])

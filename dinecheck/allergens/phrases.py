@@ -1,26 +1,336 @@
 """Risk phrases on the raw label text, found BEFORE tokenisation (stage 1 of the allergen pipeline).
 
-Owns :class:`PhraseHit` and :func:`find_phrases`. (Work in progress: the matcher is being filled in.)
+The phrases come from the ontology (``data/risk_phrases.jsonl``: ``{"phrase", "lang", "type", "level"}``, five
+languages). Types: ``CROSS_CONTAMINATION`` ("may contain (traces of) …", "peut contenir", "kann Spuren von …
+enthalten"), ``FACILITY`` (shared facility / equipment / line), ``NOT_SUITABLE`` ("not suitable for … allergy") and
+``CONTAINS`` ("Contains: milk, soy"). A ``…`` in a phrase marks where the allergen list sits ("kann Spuren von …
+enthalten"); otherwise the list follows the phrase.
+
+Matching is on the lookup-key form of the text (case, accents, hyphens, apostrophes and white space folded), on word
+boundaries, with exact string search (no regular expression built from data). All candidate matches are collected,
+then chosen **longest first, non-overlapping**. Each chosen phrase owns the text after it up to the end of its
+sentence (``.``/``!``/``?``/new line, a closing bracket it is inside of) or the next chosen phrase — that is its list.
+
+* The list is split into items (``, ; / ( )`` and conjunctions; leading "of/de/des/von/other…" dropped) and each item
+  is resolved through the ontology's synonyms (exact keys, see :mod:`normalize`) to allergen codes: those are the
+  phrase's ``allergens``. An item that does not resolve is kept in ``unresolved``, and the phrase then ALSO applies to
+  every profile allergen (a list we cannot read is treated like a generic warning). A phrase with no list is generic.
+* ``CROSS_CONTAMINATION``, ``FACILITY`` and ``NOT_SUITABLE`` phrases mask the phrase and its list from tokenisation
+  ("may contain nuts" never becomes a "nuts" ingredient). ``CONTAINS`` masks only its keyword: its list items are
+  still ingredients, and the phrase makes the allergens they name (DEFINITE/DERIVED ones) DEFINITE — so "Contains:
+  milk" makes MILK definite even when no ingredient token is milk.
+* Statements of absence or suitability — "free from X", "X free", "glutenfrei", "sans/senza/sin/ohne/without X",
+  "suitable for …" — are NOT risk phrases: they are masked (so the "gluten" of "gluten free" is not an ingredient) and
+  reported in ``claims``, never as an allergen, and they never make a label SAFE: the rest of the label decides.
+* List introducers ("contains 2% or less of:", "contains less than 1% of the following") are masked silently.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dinecheck.allergens.ontology import RiskLevel
+import regex
+
+from dinecheck.allergens.normalize import resolve_key
+from dinecheck.allergens.ontology import Ontology, RiskLevel, RiskPhrase
+from dinecheck.allergens.text import fold_accents
+from dinecheck.allergens.tokenize import MAX_LABEL_CHARS, canonical_key
+from dinecheck.errors import OntologyError
+
+import unicodedata
+
+_TIMEOUT = 1.0
+MASKING_TYPES = frozenset({"CROSS_CONTAMINATION", "FACILITY", "NOT_SUITABLE"})
+
+_ABSENCE_PREFIXES = (
+    "free from", "free of", "100% free from", "without", "sans", "senza", "sin", "ohne", "frei von", "exempt de",
+    "suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
+    "adatto per", "no contiene", "does not contain", "ne contient pas", "enthalt kein", "enthalt keine",
+    "non contiene",
+)  # fmt: skip
+_ABSENCE_SUFFIX = regex.compile(r"[^\W\d_]+ free(?! (?:range|run|flowing|trade))\b|[^\W\d_]{3,}frei\b")
+_INTRO = regex.compile(
+    r"(?:contains|contain)(?: only)? (?:(?:less than )?\d+(?:[.,]\d+)? ?(?:%|percent)(?: or less)? of"
+    r"|one or more of the following|less than \d+(?:[.,]\d+)? ?(?:%|percent) of)(?: the following)?"
+    r"|contient moins de \d+(?:[.,]\d+)? ?% de|enthalt weniger als \d+(?:[.,]\d+)? ?% "
+)
+_ITEM_SPLIT = regex.compile(
+    r"[,;/()\[\]:]|\s(?:and|et|und|y|e|ou|or|as well as|sowie|oder|o|and other|et autres|&)\s|&"
+)
+_ITEM_LEAD = regex.compile(
+    r"^(?:(?:d'|l')\s*|(?:of|de|des|du|de la|la|le|les|von|di|del|della|dei|degli|delle|el|los|las|other|others|"
+    r"autres?|anderen?|altri|altra|otros|otras|traces|trace|trazas|tracce|spuren|amounts of|small amounts of|"
+    r"the|some|also|aussi|auch|and|et|und|y|e|ou|or)(?:\s+|$))+"
+)
+_ITEM_TAIL = regex.compile(r"\s+(?:and products thereof|et produits derives|products|produits|enthalten)$")
 
 
 @dataclass(frozen=True, slots=True)
 class PhraseHit:
-    """One risk statement found on a label: the phrase matched, its type and level, the allergen codes it names
-    (empty for a generic phrase, which then applies to every profile allergen) and its span in the raw text."""
+    """One risk statement found on a label: the phrase matched, its type and level, the allergen codes its list
+    names, the list items that did not resolve, and its span (phrase + list) in the raw text. ``generic`` (no
+    allergen named, or an item unresolved) means the phrase applies to every profile allergen."""
 
     phrase: str
     type: str
     level: RiskLevel
     allergens: tuple[str, ...]
     span: tuple[int, int]
+    unresolved: tuple[str, ...] = ()
+
+    @property
+    def generic(self) -> bool:
+        return not self.allergens or bool(self.unresolved)
 
     def to_json(self) -> dict:
         return {"phrase": self.phrase, "type": self.type, "level": self.level.value,
-                "allergens": list(self.allergens), "span": list(self.span)}  # fmt: skip
+                "allergens": list(self.allergens), "unresolved": list(self.unresolved),
+                "span": list(self.span)}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class PhraseScan:
+    """Result of the phrase stage: risk ``hits``; raw-text ``masks`` to hide from tokenisation; absence or
+    suitability ``claims`` (raw text), which are reported but carry no allergen."""
+
+    hits: tuple[PhraseHit, ...]
+    masks: tuple[tuple[int, int], ...]
+    claims: tuple[str, ...]
+
+
+# ------------------------------------------------------------------------------------------- text with index map
+
+_ASCII_TABLE = str.maketrans({"-": " ", "_": " ", "`": "'", "\t": " ", "\r": "\n", "\x0b": " ", "\x0c": " "})
+_CHAR_CACHE: dict[str, str] = {}
+
+
+def _fold_char(ch: str) -> str:
+    out = _CHAR_CACHE.get(ch)
+    if out is None:
+        if ch == "\n" or ch == "\r":
+            out = "\n"
+        elif ch.isspace():
+            out = " "
+        else:
+            out = canonical_char = unicodedata.normalize("NFKC", ch).casefold()
+            out = canonical_char.translate(_ASCII_TABLE)
+            for a in "’‘ʼ´′":
+                out = out.replace(a, "'")
+            for h in "‐‑‒–—―−﹣－":
+                out = out.replace(h, " ")
+            out = fold_accents(out)
+        _CHAR_CACHE[ch] = out
+    return out
+
+
+def fold_with_map(text: str) -> tuple[str, list[int] | None]:
+    """The text in lookup-key form plus, per output character, the index of the raw character it came from (None
+    when the two are aligned one to one). Runs of spaces collapse to one."""
+    if text.isascii():
+        folded = text.lower().translate(_ASCII_TABLE)
+        if "  " not in folded:
+            return folded, None
+    chars: list[str] = []
+    index: list[int] = []
+    for i, ch in enumerate(text):
+        for c in _fold_char(ch):
+            if c == " " and chars and chars[-1] == " ":
+                continue
+            chars.append(c)
+            index.append(i)
+    return "".join(chars), index
+
+
+# --------------------------------------------------------------------------------------------------- the matcher
+
+
+@dataclass(frozen=True, slots=True)
+class _Pattern:
+    head: str
+    tail: str | None
+    phrase: RiskPhrase | None  # None: an absence prefix
+
+
+class _Index:
+    def __init__(self, phrases: tuple[RiskPhrase, ...]) -> None:
+        seen: dict[str, _Pattern] = {}
+        for p in phrases:
+            key = p.key.replace("…", "...")
+            if "..." in key:
+                head, _, tail = key.partition("...")
+                head, tail = head.strip(), tail.strip()
+            else:
+                head, tail = key, None
+            if not head:
+                raise OntologyError(f"risk phrase {p.phrase!r} has no words before its list mark", "risk_phrases")
+            seen.setdefault(f"{head}...{tail}", _Pattern(head, tail, p))
+        for a in _ABSENCE_PREFIXES:
+            seen.setdefault(f"{a}...None", _Pattern(a, None, None))
+        self.patterns = tuple(seen.values())
+
+
+_INDEX_CACHE: dict[int, tuple[tuple[RiskPhrase, ...], _Index]] = {}
+
+
+def _index(ontology: Ontology) -> _Index:
+    cached = _INDEX_CACHE.get(id(ontology.risk_phrases))
+    if cached is not None and cached[0] is ontology.risk_phrases:
+        return cached[1]
+    idx = _Index(ontology.risk_phrases)
+    if len(_INDEX_CACHE) > 8:
+        _INDEX_CACHE.clear()
+    _INDEX_CACHE[id(ontology.risk_phrases)] = (ontology.risk_phrases, idx)
+    return idx
+
+
+def _bounded(t: str, start: int, end: int) -> bool:
+    """Word boundaries: no letter/digit just before ``start`` or (when the match ends in one) just after ``end``."""
+    if start > 0 and t[start - 1].isalnum():
+        return False
+    return not (end < len(t) and t[end - 1].isalnum() and t[end].isalnum())
+
+
+def _find_all(t: str, needle: str):
+    i = t.find(needle)
+    while i != -1:
+        yield i
+        i = t.find(needle, i + 1)
+
+
+def _sentence_end(t: str, start: int, limit: int, stop: str) -> int:
+    """First sentence end (or, with brackets, an unmatched closer / any char of ``stop``) in ``t[start:limit]``."""
+    depth = 0
+    for i in range(start, limit):
+        c = t[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif c in stop and depth == 0:
+            if c in ".," and 0 < i < len(t) - 1 and t[i - 1].isdigit() and t[i + 1].isdigit():
+                continue
+            return i
+        elif c == "\n":
+            return i
+    return limit
+
+
+@dataclass(frozen=True, slots=True)
+class _Cand:
+    start: int
+    end: int  # end of the phrase itself (for "…" phrases: end of the tail)
+    list_start: int
+    list_end: int | None  # fixed list end for "…" phrases
+    kind: str  # "risk" | "absence" | "intro" | "suffix"
+    phrase: RiskPhrase | None
+
+
+def _candidates(t: str, index: _Index) -> list[_Cand]:
+    out: list[_Cand] = []
+    for pat in index.patterns:
+        for s in _find_all(t, pat.head):
+            e = s + len(pat.head)
+            if not _bounded(t, s, e):
+                continue
+            if pat.tail is None:
+                out.append(_Cand(s, e, e, None, "risk" if pat.phrase else "absence", pat.phrase))
+                continue
+            limit = _sentence_end(t, e, len(t), ".!?;")
+            j = t.find(pat.tail, e, limit)
+            while j != -1 and not _bounded(t, j, j + len(pat.tail)):
+                j = t.find(pat.tail, j + 1, limit)
+            if j != -1:
+                out.append(_Cand(s, j + len(pat.tail), e, j, "risk", pat.phrase))
+    for m in _INTRO.finditer(t, timeout=_TIMEOUT):
+        if _bounded(t, m.start(), m.end()):
+            out.append(_Cand(m.start(), m.end(), m.end(), m.end(), "intro", None))
+    for m in _ABSENCE_SUFFIX.finditer(t, timeout=_TIMEOUT):
+        if _bounded(t, m.start(), m.end()):
+            out.append(_Cand(m.start(), m.end(), m.end(), m.end(), "suffix", None))
+    return out
+
+
+def _choose(cands: list[_Cand]) -> list[_Cand]:
+    """Longest first, then leftmost; keep only candidates that overlap nothing already chosen."""
+    chosen: list[_Cand] = []
+    for c in sorted(cands, key=lambda c: (-(c.end - c.start), c.start)):
+        if all(c.end <= o.start or c.start >= o.end for o in chosen):
+            chosen.append(c)
+    chosen.sort(key=lambda c: c.start)
+    return chosen
+
+
+def _resolve_items(list_text: str, ontology: Ontology) -> tuple[dict[str, RiskLevel], list[str]]:
+    """Allergen codes (with the strongest level the items carry) named by a list, and the items that did not resolve."""
+    named: dict[str, RiskLevel] = {}
+    unresolved: list[str] = []
+    for raw in _ITEM_SPLIT.split(list_text, timeout=_TIMEOUT):
+        item = _ITEM_LEAD.sub("", raw.strip(" .:-'\"*_!?"), timeout=_TIMEOUT).strip(" .:-'\"*_")
+        item = _ITEM_TAIL.sub("", item, timeout=_TIMEOUT).strip()
+        if not item or not any(ch.isalpha() for ch in item):
+            continue
+        syns, _key, _rule = resolve_key(canonical_key(item), ontology)
+        if not syns:
+            unresolved.append(item)
+            continue
+        for syn in syns:
+            for path in ontology.allergen_paths(syn.canonical_id):
+                cur = named.get(path.code)
+                if cur is None or path.level.rank > cur.rank:
+                    named[path.code] = path.level
+    return named, unresolved
+
+
+def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
+    """Find the risk phrases, absence claims and list introducers of a label (pure)."""
+    if len(text) > MAX_LABEL_CHARS:
+        raise OntologyError(f"label text is {len(text)} characters; the limit is {MAX_LABEL_CHARS}", "ingredients_text")
+    t, index_map = fold_with_map(text)
+
+    def raw(a: int, b: int) -> tuple[int, int]:
+        if index_map is None:
+            return a, b
+        if a >= b:
+            ra = index_map[a] if a < len(index_map) else len(text)
+            return ra, ra
+        return index_map[a], index_map[b - 1] + 1
+
+    chosen = _choose(_candidates(t, _index(ontology)))
+    hits: list[PhraseHit] = []
+    masks: list[tuple[int, int]] = []
+    claims: list[str] = []
+    for n, c in enumerate(chosen):
+        next_start = chosen[n + 1].start if n + 1 < len(chosen) else len(t)
+        if c.kind == "intro":
+            masks.append(raw(c.start, c.end))
+            continue
+        if c.kind in ("absence", "suffix"):
+            end = c.end if c.kind == "suffix" else _sentence_end(t, c.end, next_start, ".,;()[]")
+            masks.append(raw(c.start, end))
+            claims.append(text[slice(*raw(c.start, end))])
+            continue
+        phrase = c.phrase
+        assert phrase is not None
+        list_end = c.list_end if c.list_end is not None else _sentence_end(t, c.list_start, next_start, ".!?")
+        named, unresolved = _resolve_items(t[c.list_start : list_end], ontology)
+        span_end = max(c.end, list_end)
+        if phrase.type == "CONTAINS":
+            masks.append(raw(c.start, c.list_start))
+            codes = tuple(code for code, lvl in named.items() if lvl in (RiskLevel.DEFINITE, RiskLevel.DERIVED))
+            if codes:
+                hits.append(PhraseHit(phrase.phrase, phrase.type, phrase.level, _ordered(codes), raw(c.start, list_end)))
+            continue
+        if phrase.type in MASKING_TYPES:
+            masks.append(raw(c.start, span_end))
+        codes = tuple(named) + tuple(a for a in phrase.allergens if a not in named)
+        hits.append(PhraseHit(phrase.phrase, phrase.type, phrase.level, _ordered(codes), raw(c.start, span_end),
+                              tuple(unresolved)))  # fmt: skip
+    return PhraseScan(tuple(hits), tuple(masks), tuple(claims))
+
+
+def _ordered(codes: tuple[str, ...]) -> tuple[str, ...]:
+    from dinecheck.allergens.ontology import ALLERGEN_CODES
+
+    return tuple(c for c in ALLERGEN_CODES if c in set(codes))

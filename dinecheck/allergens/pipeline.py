@@ -10,9 +10,12 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
-from dinecheck.allergens.detect import Finding
+from dinecheck.allergens.detect import Finding, detect
+from dinecheck.allergens.normalize import is_known, normalize
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology
-from dinecheck.allergens.phrases import PhraseHit
+from dinecheck.allergens.phrases import PhraseHit, find_phrases
+from dinecheck.allergens.tokenize import tokenize
+from dinecheck.allergens.verdict import decide
 from dinecheck.errors import OntologyError
 
 PROFILE_ALL: tuple[str, ...] = ALLERGEN_CODES
@@ -58,5 +61,29 @@ def parse_profile(spec: str) -> tuple[str, ...]:
 
 
 def check_label(text: str, profile: Collection[str], ontology: Ontology) -> LabelResult:
-    """Check one label against a profile. (Placeholder until the stages land: always VERIFY, never SAFE.)"""
-    return LabelResult("VERIFY", (), (), (), 0.0, 0.0, 0, 0, ("the allergen pipeline is not implemented yet",))
+    """Check one label against a profile of allergen codes (pure: no I/O). Never SAFE unless every fact is clean."""
+    if not isinstance(text, str):
+        raise OntologyError(f"label text must be a string, got {type(text).__name__}", "ingredients_text")
+    codes = tuple(profile)
+    unknown = [c for c in codes if c not in ontology.allergens and c not in ALLERGEN_CODES]
+    if unknown:
+        raise OntologyError(f"unknown allergen code(s) {', '.join(map(str, unknown))}", "profile")
+    scan = find_phrases(text, ontology)
+    tokens = tokenize(text, scan.masks, known=lambda key: is_known(key, ontology))
+    resolutions = normalize(tokens, ontology)
+    findings = detect(resolutions, scan.hits, codes, ontology)
+    looked_up = [r for r in resolutions if r.rule != "note"]
+    unmatched = tuple(dict.fromkeys(r.token.text for r in looked_up if not r.matched))
+    matched = sum(1 for r in looked_up if r.matched)
+    decision = decide(findings, unmatched, scan.hits, len(looked_up), matched)
+    return LabelResult(
+        verdict=decision.verdict,
+        findings=findings,
+        unmatched=unmatched,
+        risk_phrases=scan.hits,
+        confidence=decision.confidence,
+        match_rate=decision.match_rate,
+        tokens_processed=len(looked_up),
+        tokens_matched=matched,
+        review_reasons=decision.reasons,
+    )

@@ -1,0 +1,112 @@
+"""Normalisation of tokens to canonical ingredients by EXACT lookup (stage 3 of the allergen pipeline).
+
+A token's key (:func:`~dinecheck.allergens.text.lookup_key`, E-numbers canonicalised by the tokenizer) is looked up
+in the ontology's synonym table. Nothing else ever matches: no substring, prefix or fuzzy matching ("pea" is not
+"peanut", "nutmeg" is not a nut, "buckwheat" is not wheat). When the exact key is absent, a few CONTROLLED rules
+rewrite the key, and the rewrite only counts if the result is itself an exact ontology key:
+
+1. ``e-number base``: an E-number with a sub-letter falls back to its base (``e322i`` → ``e322``; ``e150d`` → ``e150``
+   only when ``e150d`` itself is not an entry).
+2. ``article``: one leading article/partitive is dropped (``des oeufs`` → ``oeufs``, ``d'orge`` → ``orge``,
+   ``the almonds`` → ``almonds``).
+3. ``inflection``: a plural/inflection ending of the last word (or, for French/Italian/Spanish "X de Y" names, the
+   first word) is removed or replaced (``-s``, ``-es``, ``-ies→-y``, ``-x``, ``-n``, ``-en``, ``-e``, ``-er``, ``-i→-o``,
+   ``-i→-e``, ``-e→-a``).
+
+When one key names several canonical ingredients, all of them are kept (their allergens are all reported).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from dinecheck.allergens.ontology import Ontology, Synonym
+from dinecheck.allergens.tokenize import Token, e_number_base
+
+_ARTICLES = (
+    "the ", "a ", "an ", "some ", "de la ", "de l'", "du ", "des ", "de ", "d'", "le ", "la ", "les ", "l'", "der ",
+    "die ", "das ", "den ", "dem ", "von ", "el ", "los ", "las ", "del ", "di ", "il ", "lo ", "gli ", "dei ", "degli ",
+    "delle ", "della ", "dello ", "dall'", "dell'",
+)  # fmt: skip
+
+# (suffix to remove, replacement) tried in order on one word; the word must keep at least 3 letters
+_INFLECTIONS = (
+    ("ies", "y"), ("oes", "o"), ("es", ""), ("s", ""), ("x", ""), ("en", ""), ("n", ""), ("er", ""), ("e", ""),
+    ("i", "o"), ("i", "e"), ("e", "a"),
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """A token and what it resolved to: every synonym with the matching key (empty when unmatched), the key that
+    matched and the rule used (``exact``, ``e-number base``, ``article``, ``inflection``)."""
+
+    token: Token
+    synonyms: tuple[Synonym, ...]
+    key: str | None
+    rule: str | None
+
+    @property
+    def matched(self) -> bool:
+        return bool(self.synonyms)
+
+    @property
+    def canonical_ids(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(s.canonical_id for s in self.synonyms))
+
+
+def _inflected(word: str) -> Iterable[str]:
+    for suffix, repl in _INFLECTIONS:
+        if word.endswith(suffix) and len(word) - len(suffix) + len(repl) >= 3:
+            yield word[: len(word) - len(suffix)] + repl
+
+
+def _variants(key: str) -> Iterable[tuple[str, str]]:
+    base = e_number_base(key)
+    if base:
+        yield base, "e-number base"
+        return
+    stems = [key]
+    for art in _ARTICLES:
+        if key.startswith(art) and len(key) > len(art) + 1:
+            stripped = key[len(art) :].lstrip()
+            stems.append(stripped)
+            yield stripped, "article"
+            break
+    for stem in stems:
+        words = stem.split(" ")
+        for w in _inflected(words[-1]):
+            yield " ".join((*words[:-1], w)), "inflection"
+        if len(words) > 1:
+            for w in _inflected(words[0]):
+                yield " ".join((w, *words[1:])), "inflection"
+
+
+def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str | None, str | None]:
+    """``(synonyms, matched_key, rule)`` for a lookup key; ``((), None, None)`` when nothing matches exactly."""
+    found = ontology.synonyms.get(key)
+    if found:
+        return tuple(found), key, "exact"
+    for variant, rule in _variants(key):
+        found = ontology.synonyms.get(variant)
+        if found:
+            return tuple(found), variant, rule
+    return (), None, None
+
+
+def is_known(key: str, ontology: Ontology) -> bool:
+    """Whether ``key`` resolves (used by the tokenizer to keep "sweet and sour sauce" whole)."""
+    return bool(resolve_key(key, ontology)[0])
+
+
+def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, ...]:
+    """Resolve every token that is not a note; notes are returned unresolved with rule ``"note"``."""
+    out: list[Resolution] = []
+    for tok in tokens:
+        if tok.role == "note":
+            out.append(Resolution(tok, (), None, "note"))
+            continue
+        syns, key, rule = resolve_key(tok.key, ontology)
+        out.append(Resolution(tok, syns, key, rule))
+    return tuple(out)

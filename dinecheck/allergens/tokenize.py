@@ -1,0 +1,282 @@
+"""Tokenisation of an ingredient label into ingredient tokens with their spans (stage 2 of the allergen pipeline).
+
+Rules (each one is tested in ``tests/allergens/test_tokenize.py``):
+
+* Separators: ``,`` (not a decimal comma between digits), ``;``, sentence ends ``.`` (not a decimal point), ``!``,
+  ``?``, new lines, ``•``, ``|``, a dash surrounded by spaces (``a - b``), and any text masked by the risk-phrase stage.
+* Brackets ``( ) [ ] { }`` nest: the parent and every sub-ingredient are tokens, each with its span. Text that follows
+  a closing bracket in the same segment is a token of its own. Nesting deeper than :data:`MAX_DEPTH` is flattened.
+* ``class: value`` — every part before a colon is a token of role ``"class"`` (``emulsifier: soy lecithin`` → both);
+  "Ingredients:" headers in the five languages are dropped.
+* Conjunctions ``and & et und y e ou or`` and ``/`` split a segment into tokens unless the whole segment is a known
+  name (the optional ``known`` predicate, e.g. "sweet and sour sauce").
+* Percentages (``52%``, ``17,5 %``, ``<2%``), emphasis marks (``*``, ``_x_``, footnote marks ``¹``) and leading
+  "of which" words (``dont``, ``including``, ``davon``…) are removed from the token text; CAPITALS are folded by the
+  lookup key. E-numbers are canonicalised: ``E 322``, ``E-322``, ``e322`` → ``e322``; ``E 150 d``/``E150(d)`` → ``e150d``;
+  a trailing E-number after a class word (``thickener E415``) becomes its own token.
+* Provenance and organic-farming notes (``origine France``, ``*aus biologischer Landwirtschaft``) are tokens of role
+  ``"note"``: they are reported but not looked up.
+
+Input is bounded (:data:`MAX_LABEL_CHARS`); every regular expression is linear (no nested quantifiers) and runs with a
+timeout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import regex
+
+from dinecheck.allergens.text import lookup_key
+from dinecheck.errors import OntologyError
+
+MAX_LABEL_CHARS = 100_000
+MAX_DEPTH = 32
+_TIMEOUT = 1.0
+
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = frozenset(")]}")
+_HARD_SEPARATORS = frozenset(";\n\r•|!?\x1f")
+_MASK = "\x1f"
+
+HEADER_KEYS = frozenset(
+    {"ingredients", "ingredient", "ingredient list", "ingredients list", "list of ingredients", "ingrediants",
+     "ingredients and allergens", "ingredientes", "ingrediente", "ingredienti", "ingrediente/i", "zutaten",
+     "zutatenliste", "ingredienten", "composition", "ingredients composition"}
+)  # fmt: skip
+
+_PERCENT = regex.compile(r"[<>≤≥~]?\s*(?:min\.?\s*|max\.?\s*)?\d+(?:[.,]\d+)?\s*(?:%|percent\b|pct\b)", regex.V0)
+_EMPHASIS = regex.compile(r"[*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»]+|(?<!\w)_+|_+(?!\w)")
+_LEAD_WORDS = regex.compile(
+    r"^(?:(?:dont|including|incl\.?|inkl\.?|davon|of which|di cui|de los cuales|incluant|including the following)\s*:?\s+)+",
+    regex.IGNORECASE,
+)
+_CONJ = regex.compile(
+    r"\s+(?:and/or|et/ou|und/oder|y/o|e/o|and|et|und|ou|or|&|(?:y|e)(?=\s+[^\d\s]))\s+|\s*[&/]\s*", regex.IGNORECASE
+)
+_E_NUMBER = regex.compile(r"^e ?(\d{3,4}) ?(?:\(? ?([a-h]|i{1,3}|iv|v|vi) ?\)?)?$")
+_TRAILING_E = regex.compile(r"\s(e\s?-?\s?\d{3,4}(?:\s?\(?[a-h]\)?|i{1,3})?)[\W_]*$", regex.IGNORECASE)
+_ENTITY = regex.compile(r"&[a-z]{2,8};|&#\d{1,6};", regex.IGNORECASE)
+_NOTE = regex.compile(
+    r"^(?:origine?|origin|country of origin|pays d'origine|provenance|herkunft|procedencia|origen|provenienza)\b"
+    r"|^(?:produits? |ingredients? )?(?:issus?|issues?|provenant) de l'agriculture biologique$"
+    r"|^(?:aus )?(?:kontrolliert )?(?:biologischer|okologischer) landwirtschaft$"
+    r"|^(?:aus|von) (?:kontrolliert )?(?:biologischem|okologischem) anbau$"
+    r"|^(?:from |of )?(?:certified )?organic (?:farming|agriculture|origin)$"
+    r"|^(?:de |procedente de )?(?:agricultura|cultivo) ecologic[oa]$|^da agricoltura biologica$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One ingredient mention. ``span`` indexes the raw label text; ``parent`` is the index of the enclosing token
+    (for sub-ingredients in brackets) or None; ``role`` is ``"ingredient"``, ``"class"`` or ``"note"``."""
+
+    text: str
+    key: str
+    span: tuple[int, int]
+    depth: int
+    parent: int | None
+    role: str = "ingredient"
+
+
+def canonical_key(text: str) -> str:
+    """The lookup key of a token: :func:`lookup_key`, with E-numbers in their data form (``E 150 d`` → ``e150d``)."""
+    key = lookup_key(text)
+    if key[:1] == "e":
+        m = _E_NUMBER.match(key.replace(" - ", " ").replace("-", ""))
+        if m:
+            return "e" + m.group(1) + (m.group(2) or "")
+    return key
+
+
+def e_number_base(key: str) -> str | None:
+    """``e322i`` → ``e322``, ``e150d`` → ``e150``; None if ``key`` is not an E-number with a sub-letter."""
+    m = _E_NUMBER.match(key)
+    if m and m.group(2):
+        return "e" + m.group(1)
+    return None
+
+
+def _is_sep(s: str, i: int) -> bool:
+    c = s[i]
+    if c in _HARD_SEPARATORS:
+        return True
+    if c == "," or c == ".":
+        before = s[i - 1] if i > 0 else " "
+        after = s[i + 1] if i + 1 < len(s) else " "
+        return not (before.isdigit() and after.isdigit())
+    if c in "-–—" and 0 < i < len(s) - 1 and s[i - 1] == " " and s[i + 1] == " ":
+        return True
+    return False
+
+
+@dataclass
+class _Seg:
+    """A segment under construction: runs of own text (start, end) and child groups, in order."""
+
+    items: list  # of ("run", start, end) | ("group", list[_Seg])
+
+
+def _parse(s: str) -> list[_Seg]:
+    """Split ``s`` into a tree of segments; brackets open child groups. Iterative, so deep nesting cannot recurse."""
+    root: list[_Seg] = []
+    stack: list[tuple[list[_Seg], _Seg]] = []  # (segments of the group, current segment)
+    segs, cur = root, _Seg([])
+    run_start: int | None = None
+
+    def close_run(i: int) -> None:
+        nonlocal run_start
+        if run_start is not None and i > run_start:
+            cur.items.append(("run", run_start, i))
+        run_start = None
+
+    for i, c in enumerate(s):
+        if c in _OPEN and len(stack) < MAX_DEPTH:
+            close_run(i)
+            child: list[_Seg] = []
+            cur.items.append(("group", child))
+            stack.append((segs, cur))
+            segs, cur = child, _Seg([])
+        elif c in _CLOSE and stack:
+            close_run(i)
+            segs.append(cur)
+            segs, cur = stack.pop()
+        elif c in _OPEN or c in _CLOSE or _is_sep(s, i):
+            close_run(i)
+            segs.append(cur)
+            cur = _Seg([])
+        elif run_start is None:
+            run_start = i
+    close_run(len(s))
+    segs.append(cur)
+    while stack:  # unclosed brackets run to the end of the text
+        segs, cur = stack.pop()
+        segs.append(cur)
+    return root
+
+
+def _strip_span(s: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and (s[start].isspace() or s[start] in ":.-–*_'\"“”«»,"):
+        start += 1
+    while end > start and (s[end - 1].isspace() or s[end - 1] in ":-–*_\"“”«»,"):
+        end -= 1
+    return start, end
+
+
+def _clean(raw: str) -> str:
+    text = _PERCENT.sub(" ", raw, timeout=_TIMEOUT)
+    text = _EMPHASIS.sub(" ", text, timeout=_TIMEOUT)
+    text = _LEAD_WORDS.sub("", text.strip(" \t:.-–'\""), timeout=_TIMEOUT)
+    return " ".join(text.split()).strip(" :.-–'\"")
+
+
+class _Builder:
+    def __init__(self, s: str, known: Callable[[str], bool] | None) -> None:
+        self.s = s
+        self.known = known
+        self.tokens: list[Token] = []
+
+    def emit(self, start: int, end: int, depth: int, parent: int | None, role: str) -> int | None:
+        start, end = _strip_span(self.s, start, end)
+        if start >= end:
+            return None
+        text = _clean(self.s[start:end])
+        if not text or not any(ch.isalpha() for ch in text):
+            return None
+        key = canonical_key(text)
+        if role != "note" and _NOTE.search(key, timeout=_TIMEOUT):
+            role = "note"
+        if role == "class" and key in HEADER_KEYS:
+            return None
+        if role == "ingredient" and key in HEADER_KEYS:
+            return None
+        if role != "note" and not (self.known and self.known(key)):
+            m = _TRAILING_E.search(self.s[start:end], timeout=_TIMEOUT)
+            if m and any(ch.isalpha() for ch in _clean(self.s[start : start + m.start(1)])):
+                self.emit(start, start + m.start(1), depth, parent, "class" if role == "ingredient" else role)
+                return self.emit(start + m.start(1), end, depth, parent, role)
+        self.tokens.append(Token(text, key, (start, end), depth, parent, role))
+        return len(self.tokens) - 1
+
+    def conj_parts(self, start: int, end: int) -> list[tuple[int, int]]:
+        """Split ``[start, end)`` on conjunctions unless the whole text is a known name."""
+        raw = self.s[start:end]
+        if not _CONJ.search(raw, timeout=_TIMEOUT):
+            return [(start, end)]
+        if self.known is not None and self.known(canonical_key(_clean(raw))):
+            return [(start, end)]
+        parts, last = [], 0
+        for m in _CONJ.finditer(raw, timeout=_TIMEOUT):
+            parts.append((start + last, start + m.start()))
+            last = m.end()
+        parts.append((start + last, end))
+        return parts
+
+    def segment(self, seg: _Seg, depth: int, parent: int | None) -> None:
+        # own text before the first child group is the parent; text after a group is a token of its own
+        pending: list[tuple[int, int]] = []
+        owner = parent
+        for item in seg.items:
+            if item[0] == "run":
+                pending.append((item[1], item[2]))
+                continue
+            if pending:
+                owner = self.own_text(pending[0][0], pending[-1][1], depth, parent)
+                pending = []
+            for child in item[1]:
+                self.segment(child, depth + 1, owner)
+            owner = parent if owner is None else owner
+        if pending:
+            self.own_text(pending[0][0], pending[-1][1], depth, parent)
+
+    def own_text(self, start: int, end: int, depth: int, parent: int | None) -> int | None:
+        """Class names before colons, then conjunction parts; returns the index of the last token emitted."""
+        s = self.s
+        pieces: list[tuple[int, int, str]] = []
+        cursor = start
+        # a footnote introduced by " *word" starts a note token
+        foot = None
+        for i in range(start + 1, end - 1):
+            if s[i] == "*" and s[i - 1].isspace() and s[i + 1].isalpha():
+                foot = i
+                break
+        body_end = foot if foot is not None else end
+        colon = s.find(":", cursor, body_end)
+        while colon != -1:
+            pieces.append((cursor, colon, "class"))
+            cursor = colon + 1
+            colon = s.find(":", cursor, body_end)
+        pieces.append((cursor, body_end, "ingredient"))
+        last: int | None = None
+        for a, b, role in pieces:
+            for pa, pb in self.conj_parts(a, b) if role == "ingredient" else [(a, b)]:
+                idx = self.emit(pa, pb, depth, parent, role)
+                if idx is not None:
+                    last = idx
+        if foot is not None:
+            idx = self.emit(foot, end, depth, parent, "ingredient")
+            last = idx if idx is not None else last
+        return last
+
+
+def tokenize(
+    text: str,
+    masks: Iterable[tuple[int, int]] = (),
+    known: Callable[[str], bool] | None = None,
+) -> tuple[Token, ...]:
+    """Split a label into tokens. ``masks`` are raw-text spans already consumed by risk phrases (treated as
+    separators); ``known(key)`` says whether a whole conjunction-bearing segment is itself a known name."""
+    if len(text) > MAX_LABEL_CHARS:
+        raise OntologyError(f"label text is {len(text)} characters; the limit is {MAX_LABEL_CHARS}", "ingredients_text")
+    chars = list(text)
+    for a, b in masks:
+        for i in range(max(0, a), min(len(chars), b)):
+            chars[i] = _MASK
+    s = "".join(chars)
+    s = _ENTITY.sub(lambda m: " " * len(m.group(0)), s, timeout=_TIMEOUT)
+    builder = _Builder(s, known)
+    for seg in _parse(s):
+        builder.segment(seg, 0, None)
+    return tuple(builder.tokens)
