@@ -8,6 +8,7 @@ stored as fixed-width UTC ISO-8601 text, so text order is time order. Foreign ke
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -48,8 +49,21 @@ class SqliteStore(OntologyStore):
             self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             self._conn.execute("PRAGMA foreign_keys = ON")
             if self.path != ":memory:":
-                self._conn.execute("PRAGMA journal_mode = WAL")
+                self._enable_wal()
             self._conn.execute("PRAGMA synchronous = NORMAL")
+
+    def _enable_wal(self) -> None:
+        """Switch the file to WAL once. Switching ignores the busy handler, so a concurrent first open retries."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                if self._conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    self._conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
 
     @classmethod
     def from_url(cls, url: str) -> SqliteStore:
