@@ -1,12 +1,241 @@
-"""CLI: ``dinecheck seed …`` (placeholder until the Formula Seed issue lands)."""
+"""CLI: ``dinecheck seed schema | check | run | eval`` — a thin shell over :mod:`dinecheck.formula`.
+
+Contract (other tools depend on it):
+
+* ``seed check SEED.json [--json]`` exits 0 when the seed is valid (warnings allowed), 2 otherwise, listing every
+  problem as ``error|warning: POINTER: REASON``.
+* ``seed run SEED.json --data DIR --extractor replay:FILE [--restaurant ID …] [--json] [--trace]`` and
+  ``seed eval SEED.json --extracted FILE [--json] [--trace]`` print with ``--json`` one line per restaurant:
+  ``{"business_id", "name", "n_filtered", "status": "complete"|"incomplete", "outputs": {…}}`` plus
+  ``failed_reviews`` and ``flagged_outputs`` when incomplete and ``trace`` with ``--trace``. They exit 0 when every
+  restaurant is complete, 1 when any is incomplete, 2 on invalid input or a run-time fault.
+
+``seed extract`` / ``seed compile`` live in :mod:`dinecheck.cli.seed_extract` and are registered below.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
 import typer
+from rich.console import Console
+from rich.table import Table
 
 from dinecheck.cli import seed_extract
+from dinecheck.cli.common import echo_json
+from dinecheck.cli.extractor_options import (
+    ApiKeyOpt,
+    BaseUrlOpt,
+    BatchOpt,
+    CacheOpt,
+    ConcurrencyOpt,
+    ConfigOpt,
+    ExtractorArg,
+    MaxCostOpt,
+    ModelOpt,
+    NoCacheOpt,
+    build_options,
+)
+from dinecheck.dataset.loader import iter_jsonl
+from dinecheck.errors import DataError, Problem
+from dinecheck.extract.factory import make_extractor
+from dinecheck.formula.check import pointer
+from dinecheck.formula.ops import ReviewRecord
+from dinecheck.formula.run import (
+    CompiledSeed,
+    FailedReview,
+    RestaurantResult,
+    check_seed_file,
+    compile_seed,
+    derive_year,
+    load_seed,
+)
+from dinecheck.formula.schema import seed_json_schema
 
 app = typer.Typer(help="Formula Seeds: check, run, evaluate, extract, compile.", no_args_is_help=True)
+
+SeedArg = Annotated[Path, typer.Argument(help="The Formula Seed (JSON).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object per restaurant.")]
+TraceOpt = Annotated[bool, typer.Option("--trace", help="Include each step's value and the reviews behind it.")]
+
+
+@app.command("schema")
+def schema() -> None:
+    """Print the JSON Schema of a Formula Seed."""
+    sys.stdout.write(json.dumps(seed_json_schema(), indent=2) + "\n")
+
+
+@app.command("check")
+def check(seed: SeedArg, as_json: JsonOpt = False) -> None:
+    """Statically check a seed and list every problem (exit 0 when valid, 2 otherwise)."""
+    result = check_seed_file(seed)
+    if as_json:
+        echo_json({"seed": str(seed), "ok": result.ok, "problems": [_problem_json(p) for p in result.problems]})
+    else:
+        for p in result.problems:
+            typer.echo(str(p))
+        n_err, n_warn = len(result.errors), len(result.warnings)
+        if result.ok:
+            assert result.seed is not None
+            typer.echo(f"{seed}: ok ({len(result.seed.compute)} steps, {len(result.seed.output)} outputs, {n_warn} warning(s))")
+        else:
+            typer.echo(f"{seed}: {n_err} error(s), {n_warn} warning(s)")
+    if not result.ok:
+        raise typer.Exit(2)
+
+
+def _problem_json(p: Problem) -> dict[str, str]:
+    return {"pointer": p.pointer, "reason": p.reason, "severity": p.severity}
+
+
+def _compile(seed: Path) -> CompiledSeed:
+    compiled = compile_seed(load_seed(seed))
+    for w in compiled.warnings:
+        print(f"warning: {seed}: {w.pointer or '/'}: {w.reason}", file=sys.stderr)
+    return compiled
+
+
+@app.command("run")
+def run(
+    seed: SeedArg,
+    data: Annotated[Path, typer.Option("--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl).")],
+    extractor: ExtractorArg = None,
+    restaurant: Annotated[Optional[list[str]], typer.Option("--restaurant", help="Only this business_id (repeatable).")] = None,
+    as_json: JsonOpt = False,
+    trace: TraceOpt = False,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    api_key: ApiKeyOpt = None,
+    config: ConfigOpt = None,
+    cache: CacheOpt = None,
+    no_cache: NoCacheOpt = False,
+    batch_size: BatchOpt = 1,
+    concurrency: ConcurrencyOpt = 8,
+    max_cost: MaxCostOpt = None,
+) -> None:
+    """Run a seed over a dataset: keyword filter → extract → compute → outputs, one result per restaurant."""
+    from dinecheck.dataset import load_dataset
+
+    compiled = _compile(seed)  # every seed problem is reported before any review is read
+    ds, _ = load_dataset(data)
+    wanted = list(dict.fromkeys(restaurant or []))
+    by_id = {r.business_id: r for r in ds.restaurants}
+    for bid in wanted:
+        if bid not in by_id:
+            raise DataError(f"no restaurant with business_id {bid!r} in {data}", f"--restaurant {bid}")
+    chosen = [by_id[b] for b in wanted] if wanted else list(ds.restaurants)
+    options = build_options(
+        base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
+        batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=not as_json,
+    )  # fmt: skip
+    ext = make_extractor(extractor, options)
+    try:
+        results = compiled.run_many([(r, ds.reviews_of(r.business_id)) for r in chosen], ext, trace=trace)
+    finally:
+        ext.close()
+    _emit(results, as_json, trace)
+
+
+@app.command("eval")
+def evaluate(
+    seed: SeedArg,
+    extracted: Annotated[Path, typer.Option("--extracted", help="JSONL: business_id, context, reviews[meta, extraction].")],
+    as_json: JsonOpt = False,
+    trace: TraceOpt = False,
+) -> None:
+    """The compute stage alone, on already-extracted (and already-filtered) reviews."""
+    compiled = _compile(seed)
+    results = [compiled.evaluate(*_eval_line(compiled, obj, f"{extracted}:{ln}"), trace=trace) for ln, obj in _lines(extracted)]
+    _emit(results, as_json, trace)
+
+
+def _lines(path: Path) -> Any:
+    for lineno, obj in iter_jsonl(path):
+        if isinstance(obj, DataError):
+            raise obj
+        yield lineno, obj
+
+
+def _eval_line(compiled: CompiledSeed, obj: dict[str, Any], loc: str) -> tuple[Any, ...]:
+    bid = obj.get("business_id")
+    if not isinstance(bid, str) or not bid:
+        raise DataError("missing or empty 'business_id'", loc)
+    context = obj.get("context", {})
+    if not isinstance(context, dict):
+        raise DataError("'context' must be an object", f"{loc} {pointer('context')}")
+    reviews = obj.get("reviews")
+    if not isinstance(reviews, list):
+        raise DataError("'reviews' must be a list", f"{loc} {pointer('reviews')}")
+    records: list[ReviewRecord] = []
+    failed: list[FailedReview] = []
+    for j, rv in enumerate(reviews):
+        where = f"{loc} {pointer('reviews', j)}"
+        if not isinstance(rv, dict):
+            raise DataError("a review must be an object", where)
+        rid = rv.get("review_id", f"#{j}")
+        if not isinstance(rid, str):
+            raise DataError("'review_id' must be a string", where)
+        meta = rv.get("meta", {})
+        if not isinstance(meta, dict):
+            raise DataError("'meta' must be an object", f"{where}/meta")
+        ext = rv.get("extraction")
+        if ext is None:
+            failed.append(FailedReview(rid, "error", "no extraction (null) in the input"))
+            continue
+        if not isinstance(ext, dict):
+            raise DataError("'extraction' must be an object or null", f"{where}/extraction")
+        values: dict[str, Any] = {}
+        for f in compiled.fields:
+            v = ext.get(f.name)
+            if v not in f.values:
+                got = "missing" if v is None else repr(v)
+                raise DataError(f"extraction.{f.name} is {got}; expected one of {', '.join(f.values)}", f"{where}/extraction/{f.name}")
+            values[f.name] = v
+        records.append(ReviewRecord(rid, derive_year(meta), values))
+    name = context.get("name") if isinstance(context.get("name"), str) else obj.get("name", "")
+    return bid, str(name or ""), context, records, len(reviews), failed
+
+
+def _emit(results: list[RestaurantResult], as_json: bool, trace: bool) -> None:
+    if as_json:
+        for r in results:
+            echo_json(r.to_json(trace=trace))
+    else:
+        console = Console(soft_wrap=True)
+        for r in results:
+            _print_table(console, r, trace)
+    if any(r.status != "complete" for r in results):
+        raise typer.Exit(1)
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v
+
+
+def _print_table(console: Console, r: RestaurantResult, trace: bool) -> None:
+    table = Table(title=f"{r.name} ({r.business_id}) — {r.status}, {r.n_filtered} relevant review(s)", title_justify="left")
+    table.add_column("output")
+    table.add_column("value", justify="right")
+    table.add_column("flag")
+    for k, v in r.outputs.items():
+        table.add_row(k, _fmt(v), "depends on failed reviews" if k in r.flagged_outputs else "")
+    console.print(table)
+    for f in r.failed_reviews:
+        console.print(f"  failed review {f.review_id}: {f.status}: {f.error}", markup=False)
+    if trace and r.trace:
+        for t in r.trace:
+            line = f"  {t.name} [{t.op}] = {_fmt(t.value)}" if t.op != "define_filter" else f"  {t.name} [filter]"
+            if t.reviews is not None:
+                line += f"  reviews: {', '.join(t.reviews) or '-'}"
+            if t.detail:
+                line += f"  {json.dumps(t.detail, ensure_ascii=False)}"
+            console.print(line, markup=False, highlight=False)
+
 
 for _name, _fn in seed_extract.COMMANDS.items():
     app.command(_name)(_fn)

@@ -1,0 +1,37 @@
+"""The seed's keyword filter: a review is relevant when its lower-cased text contains any lower-cased keyword.
+
+Matching is by plain substring (``"nut"`` matches ``"donut"``), exactly what the recorded G1a data assumes. The scan is
+one pass over the text with an Aho–Corasick automaton (pyahocorasick), whatever the number of keywords.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import ahocorasick
+
+
+class KeywordFilter:
+    """Compiled once per seed; :meth:`matches` answers one review, :meth:`found` lists the keywords it contains."""
+
+    def __init__(self, keywords: Iterable[str]) -> None:
+        self.keywords = tuple(dict.fromkeys(k.lower() for k in keywords if k))
+        self._automaton = ahocorasick.Automaton()
+        for kw in self.keywords:
+            self._automaton.add_word(kw, kw)
+        if self.keywords:
+            self._automaton.make_automaton()
+
+    def matches(self, text: str) -> bool:
+        if not self.keywords:
+            return False
+        for _ in self._automaton.iter(text.lower()):
+            return True
+        return False
+
+    def found(self, text: str) -> list[str]:
+        """The distinct keywords found in ``text``, in keyword order (for traces)."""
+        if not self.keywords:
+            return []
+        hits = {kw for _, kw in self._automaton.iter(text.lower())}
+        return [k for k in self.keywords if k in hits]
