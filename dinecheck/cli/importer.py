@@ -1,7 +1,54 @@
-"""CLI: `dinecheck import …` (placeholder until its issue lands)."""
+"""CLI: ``dinecheck import yelp`` — stream the Yelp Open Dataset files into a dataset directory (with a progress bar)."""
 
 from __future__ import annotations
 
-import typer
+import sys
+from pathlib import Path
+from typing import Optional
 
-app = typer.Typer(help="importer commands.", no_args_is_help=True)
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+from dinecheck.dataset.yelp_import import import_yelp
+
+app = typer.Typer(help="Import external data into dinecheck's dataset format.", no_args_is_help=True)
+
+
+@app.command()
+def yelp(
+    business: Path = typer.Option(..., "--business", help="yelp_academic_dataset_business.json"),
+    review: Path = typer.Option(..., "--review", help="yelp_academic_dataset_review.json"),
+    user: Path = typer.Option(..., "--user", help="yelp_academic_dataset_user.json"),
+    out: Path = typer.Option(..., "--out", help="Dataset directory to write (restaurants.jsonl, reviews.jsonl)."),
+    city: Optional[str] = typer.Option(None, "--city", help="Keep businesses in this city (case-insensitive)."),
+    category: Optional[list[str]] = typer.Option(None, "--category", help="Keep businesses with this category "
+                                                 "(repeatable; any of them)."),
+    max_reviews: Optional[int] = typer.Option(None, "--max-reviews", min=0, help="At most N reviews per restaurant."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+) -> None:
+    """Stream the Yelp Open Dataset (constant memory) into a dataset directory with embedded review users.
+
+    Reviewers are identified by Yelp user_id in imported data (names are not unique): use user ids in a request's
+    social_filter.friends.
+    """
+    console = Console(file=sys.stderr)
+    with Progress(TextColumn("{task.description:<10}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+                  console=console, disable=quiet, transient=False) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done)
+
+        report = import_yelp(business, review, user, out, city=city, categories=category or (),
+                             max_reviews=max_reviews, progress=progress)
+    for w in report.warnings:
+        print(f"warning: skipped {w}", file=sys.stderr)
+    if report.skipped_lines:
+        print(f"warning: {report.skipped_lines} bad line(s) skipped", file=sys.stderr)
+    if report.reviews_without_user:
+        print(f"warning: {report.reviews_without_user} review(s) whose user is not in {user} (user left empty)",
+              file=sys.stderr)
+    typer.echo(f"wrote {report.restaurants} restaurants, {report.reviews} reviews by {report.users} users to {out}")

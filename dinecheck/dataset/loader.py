@@ -1,7 +1,10 @@
 """Load a dataset directory: ``restaurants.jsonl``, ``reviews.jsonl`` and optional ``social.json``.
 
 Bad input raises :class:`~dinecheck.errors.DataError` naming file and line; with ``lenient=True`` the bad line is
-skipped and counted in the returned :class:`LoadReport` instead. Nothing is dropped silently.
+skipped and counted in the returned :class:`LoadReport` instead. Nothing is dropped silently. A missing
+``reviews.jsonl`` means a dataset without reviews; a missing ``social.json`` means the friend graph is derived from
+every review's ``user.friends`` (an invalid ``social.json`` is an error, or in lenient mode a warning and the derived
+graph). Lines are read with a bounded buffer, so one huge line cannot exhaust memory.
 """
 
 from __future__ import annotations
@@ -37,9 +40,16 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | DataError]]:
     except OSError as exc:
         raise DataError(f"cannot read the file ({exc.strerror})", str(path)) from None
     with fh:
-        for lineno, raw in enumerate(fh, start=1):
+        lineno = 0
+        while True:
+            raw = fh.readline(MAX_LINE_BYTES + 1)  # bounded: a huge line never sits in memory whole
+            if not raw:
+                break
+            lineno += 1
             loc = f"{path}:{lineno}"
             if len(raw) > MAX_LINE_BYTES:
+                while raw and not raw.endswith(b"\n"):  # skip the rest of the over-long line
+                    raw = fh.readline(MAX_LINE_BYTES)
                 yield lineno, DataError(f"line is longer than {MAX_LINE_BYTES} bytes", loc)
                 continue
             if not raw.strip():
@@ -49,6 +59,9 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | DataError]]:
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                 msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "not valid UTF-8"
                 yield lineno, DataError(f"invalid JSON ({msg})", loc)
+                continue
+            except RecursionError:
+                yield lineno, DataError("invalid JSON (nested too deeply)", loc)
                 continue
             if not isinstance(obj, dict):
                 yield lineno, DataError(f"expected a JSON object, got {type(obj).__name__}", loc)
@@ -60,7 +73,7 @@ def _str_list(value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
     if isinstance(value, str):  # Yelp's raw user file: "2010,2011" / "a, b"
-        return tuple(s.strip() for s in value.split(",") if s.strip())
+        return tuple(s.strip() for s in value.split(",") if s.strip() and s.strip() != "None")
     if isinstance(value, list):
         return tuple(str(v) for v in value)
     return ()
@@ -115,6 +128,7 @@ def review_from_obj(obj: dict[str, Any], loc: str) -> Review:
         elite=_str_list(u.get("elite")),
         average_stars=_num(u.get("average_stars")),
         friends=_str_list(u.get("friends")),
+        user_id=u.get("user_id") if isinstance(u.get("user_id"), str) and u.get("user_id") else None,
     )
     date = obj.get("date")
     return Review(
@@ -185,7 +199,11 @@ def load_dataset(directory: str | Path, *, lenient: bool = False) -> tuple[Datas
             seen_reviews[rv.review_id] = lineno
             reviews[rv.business_id].append(rv)
 
-    social = _load_social(root / "social.json", reviews)
+    try:
+        social = _load_social(root / "social.json", reviews)
+    except DataError as err:
+        problem(err)
+        social = _load_social(None, reviews)
     ds = Dataset(
         restaurants=tuple(restaurants),
         reviews={k: tuple(v) for k, v in reviews.items()},
@@ -195,12 +213,16 @@ def load_dataset(directory: str | Path, *, lenient: bool = False) -> tuple[Datas
     return ds, report
 
 
-def _load_social(path: Path, reviews: dict[str, list[Review]]) -> SocialGraph:
-    if path.is_file():
+def _load_social(path: Path | None, reviews: dict[str, list[Review]]) -> SocialGraph:
+    """The friend graph from ``social.json`` when present, else derived from every review's ``user.friends``."""
+    if path is not None and path.is_file():
+        if path.stat().st_size > MAX_LINE_BYTES:
+            raise DataError(f"social.json is larger than {MAX_LINE_BYTES} bytes", str(path))
         try:
             obj = json.loads(path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise DataError(f"invalid JSON ({exc})", str(path)) from None
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+            raise DataError(f"invalid JSON ({getattr(exc, 'msg', 'not valid UTF-8 or nested too deeply')})",
+                            str(path)) from None
         graph = obj.get("friend_graph") if isinstance(obj, dict) else None
         if not isinstance(graph, dict) or not all(
             isinstance(k, str) and isinstance(v, list) and all(isinstance(x, str) for x in v) for k, v in graph.items()
@@ -210,6 +232,7 @@ def _load_social(path: Path, reviews: dict[str, list[Review]]) -> SocialGraph:
     derived: dict[str, set[str]] = {}
     for revs in reviews.values():
         for rv in revs:
-            if rv.user.name and rv.user.friends:
-                derived.setdefault(rv.user.name, set()).update(rv.user.friends)
+            who = rv.user.social_id
+            if who and rv.user.friends:
+                derived.setdefault(who, set()).update(rv.user.friends)
     return SocialGraph(derived)

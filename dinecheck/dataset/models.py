@@ -12,7 +12,11 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class ReviewUser:
-    """The author of a review, as embedded in the review object."""
+    """The author of a review, as embedded in the review object.
+
+    ``user_id`` is present in data imported from the Yelp Open Dataset (``dinecheck import yelp``); there ``friends``
+    holds Yelp user ids, because display names are not unique. The benchmark data has names only.
+    """
 
     name: str | None = None
     review_count: int | None = None
@@ -20,6 +24,12 @@ class ReviewUser:
     elite: tuple[str, ...] = ()
     average_stars: float | None = None
     friends: tuple[str, ...] = ()
+    user_id: str | None = None
+
+    @property
+    def social_id(self) -> str | None:
+        """The identity the social filter uses: the Yelp ``user_id`` when the data has one, else ``name``."""
+        return self.user_id if self.user_id else self.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,14 +75,17 @@ class Dataset:
     social: "SocialGraph"
     source: str | None = None
 
+    _by_id: dict[str, Restaurant] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {r.business_id: r for r in self.restaurants})
+
     def reviews_of(self, business_id: str) -> tuple[Review, ...]:
         return self.reviews.get(business_id, ())
 
     def restaurant(self, business_id: str) -> Restaurant | None:
-        for r in self.restaurants:
-            if r.business_id == business_id:
-                return r
-        return None
+        """The restaurant with this id, or None (constant time)."""
+        return self._by_id.get(business_id)
 
     @property
     def n_reviews(self) -> int:

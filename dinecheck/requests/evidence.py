@@ -330,7 +330,7 @@ class ReviewTextEvaluator:
         sf = ev.social_filter
         assert sf is not None
         circle = index.circle(tuple(sf.friends), sf.hops)
-        qualifying = [revs[i].review_id for i in hits if revs[i].user.name in circle]
+        qualifying = [revs[i].review_id for i in hits if revs[i].user.social_id in circle]
         need = ev.social_min_matches
         ok = len(qualifying) >= need
         return ConditionOutcome(1 if ok else -1, f"{len(qualifying)} matching review(s) by the circle (need {need})",
