@@ -14,9 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
-
-from dinecheck.errors import DinecheckError, Problem, SpecError
+from dinecheck.errors import Problem, SpecError
 from dinecheck.extract.chat import CallFailed, ChatClient
 
 MAX_TASK_CHARS = 100_000
@@ -89,30 +87,11 @@ def seed_schema() -> dict[str, Any]:
     return seed_json_schema()
 
 
-def _pointer(loc: tuple[Any, ...]) -> str:
-    return "".join(f"/{p}" for p in loc)
-
-
 def static_check(seed: Any) -> list[Problem]:
-    """Shape (pydantic) and meaning (``dinecheck.formula.check``) problems of a parsed seed; errors and warnings."""
-    from dinecheck.formula.schema import Seed
+    """Every problem (errors and warnings) the formula engine's static check finds in a parsed seed."""
+    from dinecheck.formula.check import check_seed
 
-    try:
-        Seed.model_validate(seed)
-    except ValidationError as exc:
-        return [Problem(_pointer(tuple(e["loc"])), e["msg"]) for e in exc.errors()[:50]]
-    try:
-        from dinecheck.formula import check as check_module
-    except ImportError:  # the formula engine's static check is not available: shape errors only
-        return []
-    fn = getattr(check_module, "check_seed", None)
-    if fn is None:
-        return []
-    try:
-        return list(fn(seed))
-    except DinecheckError as err:  # a checker that raises instead of listing
-        problems = getattr(err, "problems", None)
-        return list(problems) if problems else [Problem("", err.reason)]
+    return list(check_seed(seed).problems)
 
 
 def _parse(content: str | None) -> tuple[dict[str, Any] | None, list[Problem]]:

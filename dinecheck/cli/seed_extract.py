@@ -39,17 +39,15 @@ from dinecheck.cli.extractor_options import (
     ProgressOpt,
     build_options,
 )
-from dinecheck.errors import DataError, Problem, SeedError, SpecError, StoreError
+from dinecheck.errors import DataError, SeedError, SpecError, StoreError
 from dinecheck.extract.base import ExtractionResult, FieldSpec, ReviewInput
 
 MAX_SEED_BYTES = 5 * 1024 * 1024
 
 
 def _load_seed(path: Path) -> tuple[list[FieldSpec], list[str]]:
-    """The seed's extraction fields and filter keywords (SeedError naming the seed on any shape problem)."""
-    from pydantic import ValidationError
-
-    from dinecheck.formula.schema import Seed
+    """The seed's extraction fields and filter keywords; SeedError (every problem) when the static check fails."""
+    from dinecheck.formula.check import check_seed
 
     try:
         raw = path.read_bytes()
@@ -61,12 +59,10 @@ def _load_seed(path: Path) -> tuple[list[FieldSpec], list[str]]:
         obj = json.loads(raw)
     except (ValueError, RecursionError) as exc:
         raise SpecError(f"the seed is not valid JSON ({getattr(exc, 'msg', 'nested too deeply')})", str(path)) from None
-    try:
-        seed = Seed.model_validate(obj)
-    except ValidationError as exc:
-        problems = [Problem("".join(f"/{p}" for p in e["loc"]), e["msg"]) for e in exc.errors()]
-        raise SeedError(problems, str(path)) from None
-    return list(seed.extract.fields), list(seed.filter.keywords)
+    checked = check_seed(obj)
+    if checked.errors or checked.seed is None:
+        raise SeedError(checked.problems, str(path))
+    return list(checked.seed.extract.fields), list(checked.seed.filter.keywords)
 
 
 def review_meta(raw: dict[str, Any]) -> dict[str, Any]:
@@ -81,20 +77,20 @@ def review_meta(raw: dict[str, Any]) -> dict[str, Any]:
 def relevant_reviews(data: Path, keywords: list[str], restaurants: list[str] | None) -> list[ReviewInput]:
     """The dataset's reviews whose lower-cased text contains a lower-cased keyword, in dataset order."""
     from dinecheck.dataset import load_dataset
+    from dinecheck.formula.filter import KeywordFilter
 
     dataset, _ = load_dataset(data)
     wanted = set(restaurants or [])
     known = {r.business_id for r in dataset.restaurants}
     for bid in wanted - known:
         raise DataError(f"no restaurant with business_id {bid!r}", f"--restaurant {bid}")
-    kws = [k.lower() for k in keywords]
+    kw_filter = KeywordFilter(keywords)
     out: list[ReviewInput] = []
     for rest in dataset.restaurants:
         if wanted and rest.business_id not in wanted:
             continue
         for rv in dataset.reviews_of(rest.business_id):
-            low = rv.text.lower()
-            if any(k in low for k in kws):
+            if kw_filter.matches(rv.text):
                 out.append(ReviewInput(rv.business_id, rv.review_id, rv.text, review_meta(rv.raw)))
     return out
 

@@ -233,8 +233,8 @@ class _Progress:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
             self._bar = Progress(
-                TextColumn("extracting"),
-                BarColumn(),
+                TextColumn("extract"),
+                BarColumn(bar_width=20),
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[info]}"),
                 TimeElapsedColumn(),
@@ -248,7 +248,7 @@ class _Progress:
     def _info(self) -> str:
         s = self.stats
         return (
-            f"calls {s.calls} · cache hits {s.cache_hits} · retries {s.retries} · "
+            f"calls {s.calls} · hits {s.cache_hits} · retries {s.retries} · "
             f"tokens {s.tokens_in}/{s.tokens_out} · ${s.cost:.4f}"
         )
 
