@@ -57,6 +57,7 @@ _CONJ = regex.compile(
 )
 _E_NUMBER = regex.compile(r"^e ?(\d{3,4}) ?(?:\(? ?([a-h]|i{1,3}|iv|v|vi) ?\)?)?$")
 _TRAILING_E = regex.compile(r"\s(e\s?-?\s?\d{3,4}(?:\s?\(?[a-h]\)?|i{1,3})?)[\W_]*$", regex.IGNORECASE)
+_E_SUBLETTER = regex.compile(r"(?<![^\W\d_])([eE] ?-? ?\d{3,4})\(([a-hA-H])\)")
 _ENTITY = regex.compile(r"&[a-z]{2,8};|&#\d{1,6};", regex.IGNORECASE)
 _NOTE = regex.compile(
     r"^(?:origine?|origin|country of origin|pays d'origine|provenance|herkunft|procedencia|origen|provenienza)\b"
@@ -276,6 +277,7 @@ def tokenize(
             chars[i] = _MASK
     s = "".join(chars)
     s = _ENTITY.sub(lambda m: " " * len(m.group(0)), s, timeout=_TIMEOUT)
+    s = _E_SUBLETTER.sub(lambda m: f"{m.group(1)} {m.group(2)} ", s, timeout=_TIMEOUT)  # E150(d) → E150 d (same length)
     builder = _Builder(s, known)
     for seg in _parse(s):
         builder.segment(seg, 0, None)

@@ -1,0 +1,78 @@
+"""Exact-only normalisation: synonyms, accents/case/hyphens, controlled rules whose result must be an exact entry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dinecheck.allergens.normalize import is_known, normalize, resolve_key
+from dinecheck.allergens.ontology import load_data_dir
+from dinecheck.allergens.tokenize import tokenize
+
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "allergens_mini"
+
+
+@pytest.fixture(scope="module")
+def onto():
+    return load_data_dir(MINI)
+
+
+def ids(key: str, onto) -> tuple[tuple[str, ...], str | None]:
+    syns, _key, rule = resolve_key(key, onto)
+    return tuple(dict.fromkeys(s.canonical_id for s in syns)), rule
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical", "rule"),
+    [
+        ("groundnut", "peanut", "exact"),
+        ("Arachis oil", "peanut_oil", "exact"),
+        ("CACAHUÈTE", "peanut", "exact"),
+        ("cacahuete", "peanut", "exact"),
+        ("Erdnüsse", "peanut", "exact"),
+        ("petit lait", "whey", "exact"),
+        ("Petit-Lait", "whey", "exact"),
+        ("e322i", "lecithin", "e-number base"),
+        ("e150d", "caramel_colour", "exact"),
+        ("des oeufs", "egg", "inflection"),
+        ("du sucre", "sugar", "article"),
+        ("l'eau", "water", "article"),
+        ("almonds", "almond", "inflection"),
+        ("amandes", "almond", "inflection"),
+        ("chickpeas", "chickpea", "inflection"),
+        ("peanut oils", "peanut_oil", "inflection"),
+    ],
+)
+def test_resolves(text: str, canonical: str, rule: str, onto) -> None:
+    (found, got_rule) = ids(tokenize(text)[0].key, onto)
+    assert found == (canonical,) and got_rule == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["pea protein", "peas", "chickpeas", "nutmeg", "coconut", "buckwheat", "pea", "noix de muscade", "noix de coco"],
+)
+def test_never_a_substring_or_fuzzy_match(text: str, onto) -> None:
+    found, _rule = ids(tokenize(text)[0].key, onto)
+    assert "peanut" not in found and "tree_nuts" not in found and "wheat" not in found
+    assert found  # each of them IS in the mini ontology as its own allergen-free entry
+
+
+@pytest.mark.parametrize("text", ["peanu", "peanutt", "pean ut", "wheats flour x", "whe", "xpeanut", "nut", "milky"])
+def test_near_misses_are_unmatched(text: str, onto) -> None:
+    assert ids(tokenize(text)[0].key, onto) == ((), None)
+
+
+def test_inflection_rule_only_counts_when_the_result_is_an_exact_entry(onto) -> None:
+    assert ids("sugars", onto) == (("sugar",), "inflection")
+    assert ids("saltes", onto) == (("salt",), "inflection")
+    assert ids("sugarss", onto) == ((), None)
+    assert is_known("peanutss", onto) and not is_known("peanutsss", onto)  # one step only
+
+
+def test_normalize_keeps_notes_unresolved_and_reports_each_token(onto) -> None:
+    res = normalize(tokenize("milk (origine France), seasoning"), onto)
+    assert [(r.token.key, r.canonical_ids, r.rule, r.matched) for r in res] == [
+        ("milk", ("milk",), "exact", True), ("origine france", (), "note", False), ("seasoning", (), None, False),
+    ]  # fmt: skip

@@ -1,0 +1,114 @@
+"""Risk phrases before tokenisation: five languages, longest first, lists resolved to allergens, absence claims."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from dinecheck.allergens.ontology import LANGUAGES, RiskLevel, load_data_dir
+from dinecheck.allergens.phrases import fold_with_map, find_phrases
+
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "allergens_mini"
+SHIPPED = Path(str(resources.files("dinecheck.allergens") / "data" / "risk_phrases.jsonl"))
+
+
+@pytest.fixture(scope="module")
+def onto():
+    return load_data_dir(MINI)
+
+
+def summary(text: str, onto) -> list[tuple]:
+    return [(h.phrase, h.type, h.level.value, h.allergens, h.unresolved) for h in find_phrases(text, onto).hits]
+
+
+def test_may_contain_nuts_names_tree_nuts(onto) -> None:
+    assert summary("sugar. May contain nuts.", onto) == [("may contain", "CROSS_CONTAMINATION", "POSSIBLE", ("TREE_NUTS",), ())]
+
+
+def test_longest_phrase_wins_and_phrases_do_not_overlap(onto) -> None:
+    assert summary("may contain traces of peanuts and sesame", onto) == [
+        ("may contain traces of", "CROSS_CONTAMINATION", "TRACE", ("PEANUT", "SESAME"), ())
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "codes"),
+    [
+        ("Peut contenir des traces de fruits à coque et de sésame.", "peut contenir des traces de", ("TREE_NUTS", "SESAME")),
+        ("Kann Spuren von Senf und Sellerie enthalten.", "kann Spuren von … enthalten", ("MUSTARD", "CELERY")),
+        ("Puede contener trazas de leche y soja", "puede contener trazas de", ("MILK", "SOY")),
+        ("Può contenere tracce di arachidi, latte", "può contenere tracce di", ("PEANUT", "MILK")),
+    ],
+)
+def test_five_languages(text: str, phrase: str, codes: tuple, onto) -> None:
+    [(got, _type, level, allergens, unresolved)] = summary(text, onto)
+    assert (got, level, allergens, unresolved) == (phrase, "TRACE", codes, ())
+
+
+def test_generic_phrase_and_unreadable_items(onto) -> None:
+    [hit] = find_phrases("Produced in a facility that also processes.", onto).hits
+    assert hit.type == "FACILITY" and hit.allergens == () and hit.generic
+    [hit] = find_phrases("may contain peanuts, gizmo", onto).hits
+    assert hit.allergens == ("PEANUT",) and hit.unresolved == ("gizmo",) and hit.generic
+
+
+def test_contains_statement_is_definite_and_keeps_its_list_as_ingredients(onto) -> None:
+    scan = find_phrases("Contains: milk, soy", onto)
+    assert [(h.phrase, h.level, h.allergens) for h in scan.hits] == [("contains", RiskLevel.DEFINITE, ("MILK", "SOY"))]
+    assert scan.masks == ((0, 8),)  # only the keyword is hidden from the tokenizer
+
+
+def test_cross_contamination_masks_phrase_and_list_up_to_the_sentence_end(onto) -> None:
+    text = "milk, sugar. May contain nuts (almonds). Salt"
+    scan = find_phrases(text, onto)
+    [(a, b)] = scan.masks
+    assert text[a:b] == "May contain nuts (almonds)"
+    assert scan.hits[0].span == (a, b)
+
+
+def test_not_suitable_names_the_allergen(onto) -> None:
+    assert summary("Not suitable for peanut allergy sufferers", onto) == [
+        ("not suitable for … allergy sufferers", "NOT_SUITABLE", "DEFINITE", ("PEANUT",), ())
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["gluten free", "Gluten-free", "sans gluten", "senza glutine", "glutenfrei", "free from nuts", "sin gluten",
+     "suitable for people with milk allergy", "Suitable for vegetarians"],
+)
+def test_absence_and_suitability_claims_are_not_risk_phrases(text: str, onto) -> None:
+    scan = find_phrases(text, onto)
+    assert scan.hits == ()
+    assert scan.claims == (text,)
+    assert scan.masks == ((0, len(text)),)
+
+
+def test_an_absence_claim_does_not_swallow_a_following_risk_phrase(onto) -> None:
+    scan = find_phrases("free from nuts but may contain traces of peanuts", onto)
+    assert [(h.phrase, h.allergens) for h in scan.hits] == [("may contain traces of", ("PEANUT",))]
+
+
+def test_free_range_is_not_a_claim(onto) -> None:
+    assert find_phrases("free range egg", onto).claims == ()
+
+
+def test_spans_refer_to_the_raw_text_even_when_folding_changes_lengths(onto) -> None:
+    text = "Œufs  ﬁne, PEUT   CONTENIR des traces de sésame"
+    [hit] = find_phrases(text, onto).hits
+    assert text[hit.span[0] : hit.span[1]] == "PEUT   CONTENIR des traces de sésame"
+    folded, index = fold_with_map(text)
+    assert folded.startswith("oeufs fine, peut contenir") and index is not None and len(index) == len(folded)
+
+
+def test_shipped_phrase_file_covers_five_languages_and_every_type() -> None:
+    rows = [json.loads(line) for line in SHIPPED.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for lang in LANGUAGES:
+        types = {r["type"] for r in rows if r["lang"] == lang}
+        assert types == {"CROSS_CONTAMINATION", "FACILITY", "NOT_SUITABLE", "CONTAINS"}, lang
+    assert all(RiskLevel(r["level"]) for r in rows)
+    shipped = load_data_dir()
+    assert len(shipped.risk_phrases) == len(rows)

@@ -1,0 +1,101 @@
+"""Tokenizer rules: separators, nesting with spans, conjunctions, percentages, headers, classes, E-numbers, emphasis."""
+
+from __future__ import annotations
+
+import pytest
+
+from dinecheck.allergens.tokenize import MAX_LABEL_CHARS, canonical_key, e_number_base, tokenize
+from dinecheck.errors import OntologyError
+
+
+def keys(text: str, **kw) -> list[str]:
+    return [t.key for t in tokenize(text, **kw)]
+
+
+def test_separators_and_decimal_commas() -> None:
+    assert keys("sugar, salt; water. oil") == ["sugar", "salt", "water", "oil"]
+    assert keys("vin blanc 1,9%, sel") == ["vin blanc", "sel"]
+    assert keys("cocoa 4.5%, milk") == ["cocoa", "milk"]
+    assert keys("Cornichons - eau - vinaigre") == ["cornichons", "eau", "vinaigre"]
+
+
+def test_nested_brackets_give_parent_and_children_with_spans() -> None:
+    text = "seasoning (whey, salt [sea salt (grey)]), sugar"
+    toks = tokenize(text)
+    assert [(t.key, t.depth, t.parent) for t in toks] == [
+        ("seasoning", 0, None), ("whey", 1, 0), ("salt", 1, 0), ("sea salt", 2, 2), ("grey", 3, 3), ("sugar", 0, None),
+    ]  # fmt: skip
+    for t in toks:
+        assert text[t.span[0] : t.span[1]] == t.text
+
+
+def test_text_after_a_closing_bracket_is_its_own_token_and_unbalanced_brackets_do_not_crash() -> None:
+    assert keys("Amalona (Anguille)Sel") == ["amalona", "anguille", "sel"]
+    assert keys("milk (whey, salt") == ["milk", "whey", "salt"]
+    assert keys("milk) salt], sugar") == ["milk", "salt", "sugar"]
+
+
+def test_conjunctions_in_five_languages_and_known_whole_names() -> None:
+    assert keys("salt and pepper, sucre et sel, Zucker und Salz, sal y azúcar, sale e zucchero, lait ou crème") == [
+        "salt", "pepper", "sucre", "sel", "zucker", "salz", "sal", "azucar", "sale", "zucchero", "lait", "creme",
+    ]  # fmt: skip
+    assert keys("salt & pepper, dextrose/maltodextrin") == ["salt", "pepper", "dextrose", "maltodextrin"]
+    assert keys("sweet and sour sauce", known=lambda k: k == "sweet and sour sauce") == ["sweet and sour sauce"]
+    assert keys("sweet and sour sauce") == ["sweet", "sour sauce"]
+
+
+def test_percentages_emphasis_and_capitals() -> None:
+    assert keys("EMMENTAL 52,9%, _almendras_ (2%), MILK*, cacao¹, < 2% salt, 17,5 % eau") == [
+        "emmental", "almendras", "milk", "cacao", "salt", "eau",
+    ]  # fmt: skip
+
+
+def test_ingredient_headers_in_five_languages_are_dropped() -> None:
+    for head in ("Ingredients:", "Ingrédients :", "Zutaten:", "Ingredientes:", "Ingredienti:", "INGREDIENTS :"):
+        assert keys(f"{head} sugar, salt") == ["sugar", "salt"], head
+    assert keys("Ingrédients : Ingrédients:Maïs doux") == ["mais doux"]
+
+
+def test_class_names_before_a_colon_are_tokens_too() -> None:
+    toks = tokenize("emulsifier: soy lecithin, acidifiant : acide citrique")
+    assert [(t.key, t.role) for t in toks] == [
+        ("emulsifier", "class"), ("soy lecithin", "ingredient"), ("acidifiant", "class"), ("acide citrique", "ingredient"),
+    ]  # fmt: skip
+
+
+def test_e_numbers_are_canonicalised() -> None:
+    assert keys("E 322, E-322, e322, E322i, E 150 d, E150(d)") == ["e322", "e322", "e322", "e322i", "e150d", "e150d"]
+    assert keys("thickener E415") == ["thickener", "e415"]
+    assert canonical_key("E-472e") == "e472e"
+    assert e_number_base("e322i") == "e322" and e_number_base("e150d") == "e150" and e_number_base("e322") is None
+
+
+def test_leading_of_which_words_and_notes() -> None:
+    toks = tokenize("épices (dont CELERI), LAIT (origine France), Pfeffer* *aus biologischer Landwirtschaft")
+    assert [(t.key, t.role) for t in toks] == [
+        ("epices", "ingredient"), ("celeri", "ingredient"), ("lait", "ingredient"), ("origine france", "note"),
+        ("pfeffer", "ingredient"), ("aus biologischer landwirtschaft", "note"),
+    ]  # fmt: skip
+
+
+def test_masks_act_as_separators() -> None:
+    text = "milk may contain nuts, sugar"
+    assert keys(text, masks=[(5, 21)]) == ["milk", "sugar"]
+
+
+def test_empty_and_punctuation_only_input() -> None:
+    assert tokenize("") == ()
+    assert tokenize(" , ;; () [] 12% .") == ()
+
+
+def test_size_limit_is_a_clear_error() -> None:
+    with pytest.raises(OntologyError, match=f"ingredients_text: label text is {MAX_LABEL_CHARS + 1} characters; the limit is {MAX_LABEL_CHARS}"):
+        tokenize("a" * (MAX_LABEL_CHARS + 1))
+
+
+def test_deep_nesting_and_long_inputs_are_linear_and_do_not_crash() -> None:
+    deep = "(" * 5000 + "milk" + ")" * 5000
+    assert keys(deep) == ["milk"]
+    long = ", ".join(["sugar"] * 10000)
+    assert len(tokenize(long)) == 10000
+    assert keys("a" * 50_000 + " e 1" + "_" * 40_000) != []
