@@ -1,7 +1,281 @@
-"""CLI: `dinecheck allergens …` (placeholder until its issue lands)."""
+"""CLI: ``dinecheck allergens check | synonym add | audit | import-off | stats | init`` — a thin shell over the
+allergen pipeline (:mod:`dinecheck.allergens.pipeline`) and the store (:mod:`dinecheck.allergens.store`).
+
+Contract (other tools depend on it): ``check --json`` prints one line per label, ``{"id", "verdict", "allergens":
+[{"code", "level", "source", "token", "span"}], "unmatched", "risk_phrases", "confidence", "match_rate", "reasons"}``;
+``--input FILE.jsonl`` (or ``-`` for standard input) reads lines ``{"id", "ingredients_text"}``. Exit 0 when the check
+ran, whatever the verdicts; 2 on bad input (nothing is checked or audited then). Every check writes one audit row.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Optional
+
 import typer
 
-app = typer.Typer(help="allergens commands.", no_args_is_help=True)
+from dinecheck.allergens.audit import AuditRow, CheckedLabel, check_and_audit, parse_since
+from dinecheck.allergens.off_import import ATTRIBUTION, import_taxonomy, read_taxonomy_file
+from dinecheck.allergens.pipeline import parse_profile
+from dinecheck.allergens.store import OntologyStore, open_store
+from dinecheck.cli.common import echo_json
+from dinecheck.errors import DataError
+
+app = typer.Typer(help="Check packaged-food ingredient labels for allergens; manage the allergen ontology store.",
+                  no_args_is_help=True)  # fmt: skip
+synonym_app = typer.Typer(help="Edit the synonyms of the allergen ontology.", no_args_is_help=True)
+app.add_typer(synonym_app, name="synonym")
+
+DbOpt = typer.Option(
+    None, "--db", help="Store URL: sqlite:///FILE, a file path, or postgresql://…  [default: $DINECHECK_DB or a SQLite "
+    "file in the user data directory]",
+)  # fmt: skip
+JsonOpt = typer.Option(False, "--json", help="Print JSON lines instead of text.")
+
+MAX_LINE_BYTES = 1_000_000
+AUDIT_BATCH = 1000
+
+
+# ------------------------------------------------------------------------------------------------ batch input
+
+
+@dataclass(frozen=True, slots=True)
+class LabelInput:
+    id: str | None
+    text: str
+
+
+def parse_label_lines(lines: Iterable[str], source: str) -> list[LabelInput]:
+    """Every non-blank line must be a JSON object with a string ``ingredients_text`` and an optional ``id`` (string or
+    integer). The first bad line raises DataError naming ``source:line``."""
+    labels: list[LabelInput] = []
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        loc = f"{source}:{lineno}"
+        if len(line) > MAX_LINE_BYTES:
+            raise DataError(f"the line is longer than {MAX_LINE_BYTES} characters", loc)
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"invalid JSON ({exc.msg} at column {exc.colno})", loc) from None
+        if not isinstance(obj, dict):
+            raise DataError(f"expected a JSON object {{\"id\", \"ingredients_text\"}}, got {type(obj).__name__}", loc)
+        if "ingredients_text" not in obj:
+            raise DataError("missing \"ingredients_text\"", loc)
+        text = obj["ingredients_text"]
+        if not isinstance(text, str):
+            raise DataError(f"\"ingredients_text\" must be a string, got {type(text).__name__}", loc)
+        raw_id = obj.get("id")
+        if raw_id is not None and (isinstance(raw_id, bool) or not isinstance(raw_id, str | int)):
+            raise DataError(f"\"id\" must be a string or an integer, got {type(raw_id).__name__}", loc)
+        labels.append(LabelInput(None if raw_id is None else str(raw_id), text))
+    return labels
+
+
+def _read_lines(path: str) -> tuple[Iterator[str], str, IO[str] | None]:
+    if path == "-":
+        return iter(sys.stdin), "<stdin>", None
+    try:
+        fh = open(path, encoding="utf-8")  # noqa: SIM115 - closed by the caller
+    except FileNotFoundError:
+        raise DataError("no such file", path) from None
+    except OSError as exc:
+        raise DataError(exc.strerror or "cannot be read", path) from None
+    return iter(fh), path, fh
+
+
+def _load_labels(path: str) -> list[LabelInput]:
+    lines, source, fh = _read_lines(path)
+    try:
+        return parse_label_lines(lines, source)
+    except UnicodeDecodeError as exc:
+        raise DataError(f"not UTF-8 text ({exc.reason})", source) from None
+    finally:
+        if fh is not None:
+            fh.close()
+
+
+# ------------------------------------------------------------------------------------------------ output
+
+
+def _human(checked: CheckedLabel, label_id: str | None) -> str:
+    r = checked.result
+    head = f"{label_id}: " if label_id is not None else ""
+    out = [f"{head}{r.verdict}  (confidence {r.confidence:.2f}, match rate {r.match_rate:.0%}, "
+           f"{r.tokens_matched}/{r.tokens_processed} tokens)"]  # fmt: skip
+    for f in r.findings:
+        path = " → ".join(f.path) if f.path else f.code
+        out.append(f"  {f.code:<10} {f.level.value:<8} {f.source:<10} {f.token!r} [{f.span[0]}:{f.span[1]}]  {path}")
+    for p in r.risk_phrases:
+        named = f" naming {', '.join(p.allergens)}" if p.allergens else " (applies to the whole profile)"
+        out.append(f"  phrase: {p.phrase!r} [{p.span[0]}:{p.span[1]}] {p.type} {p.level.value}{named}")
+    if r.unmatched:
+        out.append(f"  unmatched: {', '.join(r.unmatched)}")
+    for reason in r.review_reasons:
+        out.append(f"  why: {reason}")
+    return "\n".join(out)
+
+
+def _emit(checked: CheckedLabel, label_id: str | None, as_json: bool) -> None:
+    if as_json:
+        echo_json(checked.result.to_json(label_id))
+    else:
+        typer.echo(_human(checked, label_id))
+
+
+# ------------------------------------------------------------------------------------------------ commands
+
+
+def _run_checks(store: OntologyStore, labels: list[LabelInput], profile: tuple[str, ...], as_json: bool) -> None:
+    """Check in chunks: results of a chunk are audited (one transaction) before they are printed."""
+    for start in range(0, len(labels), AUDIT_BATCH):
+        chunk = labels[start : start + AUDIT_BATCH]
+        ontology = store.ontology()
+        done = [check_and_audit(lab.text, profile, ontology, lab.id) for lab in chunk]
+        store.write_audit([c.audit for c in done])
+        for lab, c in zip(chunk, done, strict=True):
+            _emit(c, lab.id, as_json)
+
+
+@app.command()
+def check(
+    text: Optional[str] = typer.Argument(None, help="The ingredient label text (omit when using --input)."),
+    allergens: str = typer.Option(..., "--allergens", "-a", help="Profile: allergen codes like PEANUT,MILK, or ALL."),
+    input_file: Optional[str] = typer.Option(
+        None, "--input", "-i", help="JSON Lines file of {\"id\", \"ingredients_text\"}; '-' reads standard input."
+    ),
+    label_id: Optional[str] = typer.Option(None, "--id", help="Product id for a single TEXT (kept in the audit log)."),
+    db: Optional[str] = DbOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Check labels against an allergen profile: SAFE, AVOID or VERIFY, with the evidence and the reasons.
+
+    Exit 0 when the check ran (whatever the verdicts), 2 on bad input. Every label checked is written to the audit log.
+    """
+    profile = parse_profile(allergens)
+    if (text is None) == (input_file is None):
+        raise DataError("give either the label TEXT or --input FILE (not both)", "allergens check")
+    if input_file is not None and label_id is not None:
+        raise DataError("--id applies to a single TEXT; batch lines carry their own \"id\"", "--id")
+    labels = _load_labels(input_file) if input_file is not None else [LabelInput(label_id, text or "")]
+    with open_store(db) as store:
+        _run_checks(store, labels, profile, as_json)
+
+
+@synonym_app.command("add")
+def synonym_add(
+    synonym: str = typer.Argument(..., help="The new name, as written on labels."),
+    canonical: str = typer.Option(..., "--canonical", help="Canonical ingredient id or name, e.g. peanut_oil."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="Language code, e.g. hi."),
+    region: Optional[str] = typer.Option(None, "--region", help="Region code, e.g. IN."),
+    typ: str = typer.Option("USER", "--type", help="Synonym type: COMMON, TRANSLATION, REGIONAL, SCIENTIFIC, …"),
+    db: Optional[str] = DbOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Add a synonym of a canonical ingredient (refused if its lookup key already names something)."""
+    with open_store(db) as store:
+        syn = store.add_synonym(synonym, canonical, lang, region, typ)
+        version = store.version()
+    if as_json:
+        echo_json({"synonym": syn.text, "key": syn.key, "canonical": syn.canonical_id, "lang": syn.lang,
+                   "region": syn.region, "type": syn.type, "ontology_version": version})  # fmt: skip
+    else:
+        where = ", ".join(x for x in (syn.lang, syn.region, syn.type) if x)
+        typer.echo(f"added {syn.text!r} → {syn.canonical_id} ({where}); ontology version {version}")
+
+
+@app.command()
+def audit(
+    since: Optional[str] = typer.Option(None, "--since", help="Only checks at or after this ISO-8601 date/time (UTC "
+                                        "unless an offset is given)."),  # fmt: skip
+    unmatched: bool = typer.Option(False, "--unmatched", help="Report unmatched tokens → count, most frequent first."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most this many rows (not with --unmatched)."),
+    db: Optional[str] = DbOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """List the audit log of label checks, or the unmatched-token report (how to find missing synonyms)."""
+    when = parse_since(since) if since is not None else None
+    with open_store(db) as store:
+        if unmatched:
+            report = store.unmatched_report(since=when)
+            for u in report[:limit] if limit else report:
+                if as_json:
+                    echo_json(u.to_json())
+                else:
+                    typer.echo(f"{u.count:>6}  {u.token}")
+            return
+        rows = store.audit(since=when, limit=limit)
+    for row in rows:
+        if as_json:
+            echo_json(row.to_json())
+        else:
+            typer.echo(_audit_line(row))
+
+
+def _audit_line(row: AuditRow) -> str:
+    text = " ".join(row.raw_input.split())
+    text = text if len(text) <= 60 else text[:57] + "..."
+    unm = f"  unmatched: {', '.join(row.unmatched_tokens)}" if row.unmatched_tokens else ""
+    return (f"{row.id:>6}  {row.created_at.strftime('%Y-%m-%dT%H:%M:%SZ')}  {row.verdict:<6}  "
+            f"{row.product_id or '-'}  [{','.join(row.profile)}]  {text!r}{unm}")  # fmt: skip
+
+
+@app.command("import-off")
+def import_off(
+    file: Path = typer.Argument(..., help="The Open Food Facts allergens taxonomy (allergens.txt)."),
+    db: Optional[str] = DbOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Import allergen names in ~36 languages from the Open Food Facts taxonomy (existing names are never replaced)."""
+    taxonomy = read_taxonomy_file(file)
+    with open_store(db) as store:
+        report = import_taxonomy(store, taxonomy)
+    if as_json:
+        echo_json(report.to_json())
+        return
+    typer.echo(f"added {report.added} synonyms, skipped {report.skipped} (already known or repeated); "
+               f"ontology version {report.ontology_version}")  # fmt: skip
+    for e, t in report.targets.items():
+        typer.echo(f"  {e} → {t}")
+    if report.unmapped_entries:
+        typer.echo(f"  not allergens here (skipped): {', '.join(report.unmapped_entries)}")
+    if report.missing_targets:
+        typer.echo(f"  no canonical ingredient for: {', '.join(report.missing_targets)} (their names were skipped)")
+    typer.echo("  per language (added/skipped): " + ", ".join(f"{c.lang} {c.added}/{c.skipped}"
+                                                             for c in report.languages))  # fmt: skip
+    for c in report.conflicts:
+        typer.echo(f"  review: {c}")
+    typer.echo(f"Source: {ATTRIBUTION}")
+
+
+def _print_stats(store: OntologyStore, as_json: bool) -> None:
+    st = store.stats()
+    if as_json:
+        echo_json(st.to_json())
+        return
+    typer.echo(f"store       {st.url} ({st.dialect}, schema v{st.schema_version}, ontology v{st.ontology_version})")
+    typer.echo(f"allergens   {st.allergens}")
+    typer.echo(f"ingredients {st.ingredients}")
+    by = ", ".join(f"{k} {v}" for k, v in st.synonyms_by_source.items())
+    typer.echo(f"synonyms    {st.synonyms} ({by})")
+    typer.echo(f"phrases     {st.risk_phrases}")
+    typer.echo(f"audit rows  {st.audit_rows}")
+
+
+@app.command()
+def stats(db: Optional[str] = DbOpt, as_json: bool = JsonOpt) -> None:
+    """Show what the store holds (counts by table, versions)."""
+    with open_store(db) as store:
+        _print_stats(store, as_json)
+
+
+@app.command()
+def init(db: Optional[str] = DbOpt, as_json: bool = JsonOpt) -> None:
+    """Create (or migrate and re-seed) the store now instead of on first use, and show its counts."""
+    with open_store(db) as store:
+        _print_stats(store, as_json)
