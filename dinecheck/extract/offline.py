@@ -122,9 +122,7 @@ def _perspective_kind(m: _Matcher, i: int) -> str:
         return "reported"
     if i > 0 and m.s[i - 1].reported and not s.first_person:
         return "reported"
-    if s.first_person:
-        return "self"
-    return "self" if any(x.first_person for x in m.s) else "reported"
+    return "self"  # reviews narrate the reviewer's own visit unless a report or a third party says otherwise
 
 
 def _fire_perspective(f: FieldRule, rules: Rules, all_fires: dict[str, list[_Fire]], m: _Matcher) -> _Fire | None:

@@ -42,17 +42,19 @@ STOPWORDS = frozenset(
 
 NEGATORS = frozenset(
     """no not never without none nothing nobody neither nor zero cannot refuse refused refuses refusing
-    unable lack lacked lacking""".split()
+    unable lack lacked lacking barely hardly scarcely""".split()
 )
 _BOUNDARY = frozenset({",", ";", ":", "(", ")", "but", "however", "although", "though", "yet", "except", "until"})
 
-IRREALIS = frozenset("""if unless could've would've might've should've hypothetically imagine""".split())
+IRREALIS = frozenset(
+    """if unless would wouldn't won't could've would've might've should've hypothetically imagine""".split()
+)
 _INDIRECT_QUESTION = frozenset("ask asked asking wonder wondered know knew check checked sure see saw".split())
 _IRREALIS_PAIRS = (("could", "have"), ("would", "have"), ("might", "have"), ("in", "case"))
 
 FIRST_PERSON = frozenset("i me my mine myself we us our ours ourselves i'm i've i'd i'll we're we've we'd".split())
 REPORT_STRONG = frozenset(
-    "heard hear hearing apparently reportedly rumor rumors rumour rumours supposedly allegedly according".split()
+    "heard apparently reportedly rumor rumors rumour rumours supposedly allegedly according".split()
 )
 REPORT_VERBS = frozenset("told tell tells said say says mentioned mentions posted wrote claims claimed".split())
 THIRD_PARTY = frozenset(
