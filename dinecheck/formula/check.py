@@ -125,6 +125,7 @@ class _Checker:
         self.fields: dict[str, dict[str, str]] = {}  # declared extraction field -> values
         self.steps: dict[str, _StepInfo] = {}  # first definition of each name
         self.deps: dict[str, set[str]] = {}
+        self.defined_at: dict[str, int] = {}  # first index of each step name
 
     def error(self, ptr: str, reason: str) -> None:
         self.problems.append(Problem(ptr, reason, "error"))
@@ -149,8 +150,8 @@ class _Checker:
                 else:
                     break
                 path.append(part)
-            if path and path[0] in skip and len(path) >= 1 and err["type"] != "missing":
-                continue
+            if skip and loc and loc[0] in skip and len(loc) > 1:
+                continue  # checked by hand with better messages (where/extraction conditions, case rules)
             grouped.setdefault(pointer(*base, *path), []).append({**err, "_value": cur, "_path": path})
         for ptr, errs in grouped.items():
             first = errs[0]
@@ -195,6 +196,7 @@ class _Checker:
             self.check_compute(raw["compute"])
         if "output" in raw:
             self.check_output(raw["output"])
+        self.unused_steps()
         seed = None
         if not any(p.severity == "error" for p in self.problems):
             try:
@@ -233,9 +235,9 @@ class _Checker:
         self.defined_at = defined_at
         for i, step in enumerate(compute):
             self.check_step(i, step)
-        used: set[str] = set()
-        for deps in self.deps.values():
-            used |= deps
+
+    def unused_steps(self) -> None:
+        """Warn about steps no output depends on (only when the seed has no error, to avoid cascades)."""
         outputs = self.raw.get("output") if isinstance(self.raw.get("output"), list) else []
         needed = {o for o in outputs if isinstance(o, str)}
         stack = list(needed)
@@ -267,7 +269,7 @@ class _Checker:
             seen.add(name)
             info = self.steps.get(name)
             if info is None:
-                if name in getattr(self, "defined_at", {}):
+                if name in self.defined_at:
                     continue  # the step exists but is invalid: already reported there
                 self.error(ptr, f"unknown step {name!r}{_suggest(name, self.steps)}")
             elif info.op == "define_filter":
@@ -504,8 +506,8 @@ class _Checker:
 
     # ------------------------------------------------------------------------------------------------ expressions
     def check_expr(self, text: Any, base: tuple[Any, ...], i: int, deps: set[str], *, per_review: bool = False) -> str | None:
-        if not isinstance(text, str):
-            return None
+        if not isinstance(text, str) or len(text) > E.MAX_LENGTH:
+            return None  # the shape problem is reported by the model
         ptr = pointer(*base)
         try:
             node = E.parse(text)
@@ -629,9 +631,11 @@ class _Checker:
                 continue
             if source_node is not None:  # the source itself was resolved above; only type the right-hand side
                 assert isinstance(node, E.Binary)
-                st = self.name_type(source_node, pointer(*base, "source"), i, set(), per_review=False) if source_node.namespace else (
-                    self.steps[source_node.name].type if source_node.name in self.steps else "any"
-                )
+                if source_node.namespace:
+                    st = self.name_type(source_node, pointer(*base, "source"), i, set(), per_review=False)
+                else:
+                    src_info = self.steps.get(source_node.name)
+                    st = src_info.type if src_info and src_info.type not in ("invalid", "filter") else "any"
                 rt = self.infer(node.right, wptr, i, deps, False)
                 if "any" not in (st, rt) and st != rt:
                     self.error(wptr, f"comparing the source ({_a(st)}) with {_a(rt)}")

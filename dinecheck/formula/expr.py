@@ -417,12 +417,10 @@ class _Parser:
             return Str(t.value, t.pos)
         if t.kind == "op" and t.text == "(":
             self.take()
-            self.enter(t.pos)
             if self.at("op", ")"):
                 raise _err("empty parentheses: expected an expression", t.pos)
-            node = self.expr()
+            node = self.expr()  # expr() counts the nesting level
             self.expect_op(")", "')'")
-            self.depth -= 1
             return node
         if t.kind == "ident":
             word = t.text
@@ -463,7 +461,6 @@ class _Parser:
         if func not in FUNCTIONS:
             raise _err(f"unknown function {func!r}; only max, min, abs, log and sqrt can be called", pos)
         self.take()  # "("
-        self.enter(pos)
         args: list[Node] = []
         if not self.at("op", ")"):
             while True:
@@ -475,7 +472,6 @@ class _Parser:
                     continue
                 break
         self.expect_op(")", "',' or ')'")
-        self.depth -= 1
         lo, hi = FUNCTIONS[func]
         if not lo <= len(args) <= hi:
             want = f"exactly {lo}" if lo == hi else f"at least {lo}"
