@@ -8,7 +8,8 @@ Run ``python tests/support/fake_llm.py --data DIR [--seed-answers FILE] [--laten
   verbatim quote (the first sentence of the review in ``DIR/reviews.jsonl``) for every non-``none`` value; any other
   request (seed compilation) gets the next answer of ``--seed-answers`` (a JSON list; strings are sent as they are,
   other values as JSON; the last one repeats).
-* ``POST /_control`` — ``{"latency": s, "reject_json_schema": bool, "faults": [...], "reset": bool}``. A fault is
+* ``POST /_control`` — ``{"latency": s, "reject_json_schema": bool, "faults": [...], "seed_answers": [...],
+  "reset": bool}``. A fault is
   ``{"kind", "times"?: n, "every"?: n, "review_id"?: id, "retry_after"?: s, "delay"?: s, "repairs"?: bool}``; kinds:
   ``429`` (with ``Retry-After``), ``500``, ``503``, ``slow`` (answers after ``delay`` s), ``drop`` (closes the
   connection), ``envelope`` (HTTP 200 with a non-JSON body), ``malformed`` (message content is not JSON),
@@ -71,6 +72,8 @@ class State:
             "batch_sizes": [],
             "asks": {},
             "ask_times": {},
+            "seed_prompts": [],
+            "seed_systems": [],
         }
         self.seed_index = 0
 
@@ -181,6 +184,9 @@ class Handler(BaseHTTPRequestHandler):
                     st.reject_json_schema = bool(body["reject_json_schema"])
                 if "faults" in body:
                     st.faults = [dict(f) for f in body["faults"]]
+                if "seed_answers" in body:
+                    st.seed_answers = list(body["seed_answers"])
+                    st.seed_index = 0
             self._json(200, {"ok": True})
             return
         if self.path != "/v1/chat/completions":
@@ -218,6 +224,8 @@ class Handler(BaseHTTPRequestHandler):
                     s["ask_times"].setdefault(rid, []).append(now)
             else:
                 s["seed_requests"] += 1
+                s["seed_prompts"].append(users[-1] if users else "")
+                s["seed_systems"].append(next((m.get("content", "") for m in messages if m.get("role") == "system"), ""))
             if is_repair:
                 s["repair_requests"] += 1
             latency, reject = st.latency, st.reject_json_schema
