@@ -1,0 +1,177 @@
+"""The Open Food Facts allergens taxonomy: parser (real file and generated text), mapping plan, and import."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dinecheck.allergens.off_import import (
+    OFF_TO_CODE,
+    import_taxonomy,
+    parse_taxonomy,
+    plan_import,
+    read_taxonomy_file,
+    slug,
+)
+from dinecheck.allergens.ontology import ALLERGEN_CODES, Allergen, Ingredient, Ontology, RiskLevel
+from dinecheck.allergens.store import open_store
+from dinecheck.errors import OntologyError
+
+
+@pytest.fixture(scope="module")
+def taxonomy_path(shared_data: Path) -> Path:
+    path = shared_data / "off_taxonomy" / "allergens.txt"
+    assert path.is_file(), path
+    return path
+
+
+# ------------------------------------------------------------------------------------------------ parser
+
+
+def test_the_real_taxonomy_parses(taxonomy_path: Path) -> None:
+    tax = read_taxonomy_file(taxonomy_path)
+    ids = [e.id for e in tax.entries]
+    assert ids[0] == "en:none"
+    assert set(OFF_TO_CODE) <= set(ids)
+    assert len(ids) == 27 and len(set(ids)) == 27
+    by_id = {e.id: e for e in tax.entries}
+    peanuts = by_id["en:peanuts"]
+    assert peanuts.names["en"] == ("peanuts", "peanut", "arachis hypogaea")
+    assert "arachide" in peanuts.names["fr"] and "Erdnüsse" in peanuts.names["de"]
+    assert peanuts.properties["wikidata:en"] == "Q7157933"
+    assert peanuts.line == 200
+    assert len({lang for e in tax.entries for lang in e.names}) >= 36
+    assert "traces" in tax.stopwords["en"] and "kann" in tax.stopwords["de"]
+    assert by_id["en:red-caviar"].parents == ()  # its "# <en:fish" parent line is commented out
+
+
+def test_parser_details() -> None:
+    text = (
+        "# a comment\n"
+        "stopwords:fr: de, des\n\n"
+        "< en:fish\n"
+        "en: Red caviar\\, salted, roe\n"
+        "nl_be: kaviaar\n"
+        "wikidata:en: Q1\n\n\n"
+        "fr: seulement français\n"
+    )
+    tax = parse_taxonomy(text, "t.txt")
+    assert tax.stopwords == {"fr": ("de", "des")}
+    first, second = tax.entries
+    assert (first.id, first.line, first.parents) == ("en:red-caviar-salted", 4, ("en:fish",))
+    assert first.names == {"en": ("Red caviar, salted", "roe"), "nl_be": ("kaviaar",)}
+    assert first.properties == {"wikidata:en": "Q1"}
+    assert (second.id, second.names) == ("fr:seulement-francais", {"fr": ("seulement français",)})
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("en: a\nnot a line\n", "t.txt:2: expected 'lang: name, synonym, …', got 'not a line'"),
+        ("en: a\nen: b\n", "t.txt:2: language 'en' appears twice in one entry"),
+        ("stopwords: x\n", "t.txt:1: expected 'stopwords:lang: word, …', got 'stopwords: x'"),
+        ("\n\nwikidata:en: Q1\n", "t.txt:3: an entry has no names"),
+    ],
+)
+def test_parser_errors_name_the_line(text: str, message: str) -> None:
+    with pytest.raises(OntologyError) as err:
+        parse_taxonomy(text, "t.txt")
+    assert str(err.value) == message
+
+
+def test_slug() -> None:
+    assert slug("Sulphur dioxide and sulphites") == "sulphur-dioxide-and-sulphites"
+    assert slug("Crème fraîche!") == "creme-fraiche"
+
+
+_name = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters=",\\#<"),
+                min_size=1, max_size=12).map(str.strip).filter(bool)  # fmt: skip
+_lang = st.sampled_from(["en", "fr", "de", "es", "it", "pl", "nl_be", "zh"])
+_entry = st.dictionaries(_lang, st.lists(_name, min_size=1, max_size=4), min_size=1, max_size=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_entry, min_size=1, max_size=5))
+def test_rendered_taxonomies_parse_back(entries: list[dict[str, list[str]]]) -> None:
+    text = "\n\n".join("\n".join(f"{lang}: {', '.join(names)}" for lang, names in e.items()) for e in entries)
+    tax = parse_taxonomy(text + "\n")
+    assert [e.names for e in tax.entries] == [{k: tuple(v) for k, v in e.items()} for e in entries]
+
+
+# ------------------------------------------------------------------------------------------------ plan
+
+
+def mini_ontology(with_gluten_wheat: bool = True) -> Ontology:
+    ings = [
+        Ingredient("peanut", allergens={"PEANUT": RiskLevel.DEFINITE}),
+        Ingredient("peanut_oil", parent="peanut", allergens={"PEANUT": RiskLevel.DERIVED}),
+        Ingredient("wheat", allergens={"WHEAT": RiskLevel.DEFINITE, "GLUTEN": RiskLevel.DEFINITE}),
+        Ingredient("gluten", allergens={"GLUTEN": RiskLevel.DEFINITE,
+                                        **({"WHEAT": RiskLevel.POSSIBLE} if with_gluten_wheat else {})}),
+    ]  # fmt: skip
+    return Ontology([Allergen(c, c) for c in ALLERGEN_CODES], ings, [])
+
+
+TAX = "en: none, no\nfr: aucun\n\nen: peanuts, peanut\nfr: arachide\nnl_be: pinda\n\nen: kiwi\n\nen: gluten\nsv: vete\n"
+
+
+def test_plan_maps_entries_to_primary_ingredients() -> None:
+    plan = plan_import(parse_taxonomy(TAX), mini_ontology())
+    assert plan.targets == {"en:peanuts": "peanut", "en:gluten": "gluten"}
+    assert plan.unmapped_entries == ("en:none", "en:kiwi")
+    assert [(s.text, s.canonical_id, s.lang, s.region, s.type, s.source) for s in plan.synonyms] == [
+        ("peanuts", "peanut", "en", None, "OFF_TAXONOMY", "OFF"),
+        ("peanut", "peanut", "en", None, "OFF_TAXONOMY", "OFF"),
+        ("arachide", "peanut", "fr", None, "OFF_TAXONOMY", "OFF"),
+        ("pinda", "peanut", "nl", "BE", "OFF_TAXONOMY", "OFF"),
+        ("gluten", "gluten", "en", None, "OFF_TAXONOMY", "OFF"),
+        ("vete", "gluten", "sv", None, "OFF_TAXONOMY", "OFF"),
+    ]
+    assert plan.missing_targets == ()
+    assert not any(s.text in ("none", "no", "aucun") for s in plan.synonyms)
+
+
+def test_gluten_names_go_to_an_ingredient_that_also_carries_wheat() -> None:
+    """OFF's gluten entry lists wheat names (vete, pšenica…); a WHEAT profile must never read them as clean."""
+    plan = plan_import(parse_taxonomy(TAX), mini_ontology(with_gluten_wheat=False))
+    assert plan.targets["en:gluten"] == "wheat"
+
+
+def test_an_allergen_without_a_primary_ingredient_is_reported() -> None:
+    ont = Ontology([Allergen(c, c) for c in ALLERGEN_CODES], [Ingredient("peanut_oil", allergens={"PEANUT":
+                   RiskLevel.DERIVED})], [])  # fmt: skip
+    plan = plan_import(parse_taxonomy(TAX), ont)
+    assert plan.missing_targets == ("PEANUT", "GLUTEN") and plan.synonyms == ()
+
+
+# ------------------------------------------------------------------------------------------------ import
+
+
+def test_import_into_a_store_adds_names_without_overriding(taxonomy_path: Path, tmp_path: Path) -> None:
+    with open_store(f"sqlite:///{tmp_path / 'off.sqlite'}") as store:
+        before = store.ontology()
+        report = import_taxonomy(store, read_taxonomy_file(taxonomy_path))
+        after = store.ontology()
+        # nothing that existed changed meaning
+        for key, syns in before.synonyms.items():
+            assert after.synonyms[key] == syns, key
+        added_keys = set(after.synonyms) - set(before.synonyms)
+        assert report.added == len(added_keys) > 500
+        assert sum(c.added for c in report.languages) == report.added
+        assert sum(c.skipped for c in report.languages) == report.skipped
+        off = [s for k in added_keys for s in after.synonyms[k]]
+        assert {(s.type, len(after.synonyms[s.key])) for s in off} == {("OFF_TAXONOMY", 1)}
+        # every added name carries the allergen of its OFF entry
+        target_code = {t: OFF_TO_CODE[e] for e, t in report.targets.items()}
+        for s in off:
+            codes = {p.code for p in after.allergen_paths(s.canonical_id)}
+            assert target_code[s.canonical_id] in codes
+        # the "none" block is not an allergen
+        assert not after.lookup("aucun allergene") and not after.lookup("sans allergenes")
+        st = store.stats()
+        assert st.synonyms_by_source["OFF"] == report.added
+        again = import_taxonomy(store, read_taxonomy_file(taxonomy_path))
+        assert again.added == 0 and again.ontology_version == report.ontology_version
