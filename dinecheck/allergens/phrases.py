@@ -27,6 +27,8 @@ sentence (``.``/``!``/``?``/new line, a closing bracket it is inside of) or the 
 
 from __future__ import annotations
 
+import bisect
+import unicodedata
 from dataclasses import dataclass
 
 import regex
@@ -36,8 +38,6 @@ from dinecheck.allergens.ontology import Ontology, RiskLevel, RiskPhrase
 from dinecheck.allergens.text import fold_accents
 from dinecheck.allergens.tokenize import MAX_LABEL_CHARS, canonical_key
 from dinecheck.errors import OntologyError
-
-import unicodedata
 
 _TIMEOUT = 1.0
 MASKING_TYPES = frozenset({"CROSS_CONTAMINATION", "FACILITY", "NOT_SUITABLE"})
@@ -253,11 +253,19 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
 
 
 def _choose(cands: list[_Cand]) -> list[_Cand]:
-    """Longest first, then leftmost; keep only candidates that overlap nothing already chosen."""
+    """Longest first, then leftmost; keep only candidates that overlap nothing already chosen (O(n log n))."""
+    starts: list[int] = []  # sorted starts of chosen intervals, with their ends alongside
+    ends: list[int] = []
     chosen: list[_Cand] = []
     for c in sorted(cands, key=lambda c: (-(c.end - c.start), c.start)):
-        if all(c.end <= o.start or c.start >= o.end for o in chosen):
-            chosen.append(c)
+        i = bisect.bisect_right(starts, c.start)
+        if i > 0 and ends[i - 1] > c.start:  # the chosen interval starting before c reaches into it
+            continue
+        if i < len(starts) and starts[i] < c.end:  # the next chosen interval starts inside c
+            continue
+        starts.insert(i, c.start)
+        ends.insert(i, c.end)
+        chosen.append(c)
     chosen.sort(key=lambda c: c.start)
     return chosen
 

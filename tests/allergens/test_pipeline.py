@@ -1,0 +1,150 @@
+"""End to end through ``check_label``: the spec's testing checklist and the issue's named cases (mini ontology)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dinecheck.allergens.ontology import ALLERGEN_CODES, RiskLevel, load_data_dir
+from dinecheck.allergens.pipeline import PROFILE_ALL, check_label, parse_profile
+from dinecheck.errors import OntologyError
+
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "allergens_mini"
+
+
+@pytest.fixture(scope="module")
+def onto():
+    return load_data_dir(MINI)
+
+
+def levels(text: str, profile, onto) -> dict[str, str]:
+    return {f.code: f.level.value for f in check_label(text, profile, onto).findings}
+
+
+# --- the spec's testing checklist ---------------------------------------------------------------------------------
+
+
+def test_groundnut_is_peanut(onto) -> None:
+    r = check_label("groundnut", ["PEANUT"], onto)
+    assert r.verdict == "AVOID" and levels("groundnut", ["PEANUT"], onto) == {"PEANUT": "DEFINITE"}
+
+
+def test_whey_protein_concentrate_is_milk(onto) -> None:
+    assert check_label("whey protein concentrate, sugar", ["MILK"], onto).verdict == "AVOID"
+    assert levels("whey protein concentrate", ["MILK"], onto) == {"MILK": "DERIVED"}
+
+
+def test_may_contain_nuts_flags_tree_nuts_possible(onto) -> None:
+    r = check_label("sugar, salt. May contain nuts.", ["TREE_NUTS"], onto)
+    assert r.verdict == "VERIFY" and levels("sugar, salt. May contain nuts.", ["TREE_NUTS"], onto) == {"TREE_NUTS": "POSSIBLE"}
+    assert r.unmatched == () and r.tokens_processed == 2
+
+
+def test_unknown_ingredient_requires_review(onto) -> None:
+    r = check_label("sugar, flibbertigibbet", ["PEANUT"], onto)
+    assert (r.verdict, r.unmatched, r.tokens_processed, r.tokens_matched) == ("VERIFY", ("flibbertigibbet",), 2, 1)
+    assert r.confidence == pytest.approx(0.7 * 0.5) and r.match_rate == 0.5
+
+
+@pytest.mark.parametrize("text", ["", "   ", "Ingredients:", "  ,;. ()"])
+def test_empty_input_requires_review(text: str, onto) -> None:
+    r = check_label(text, PROFILE_ALL, onto)
+    assert r.verdict == "VERIFY" and r.tokens_processed == 0 and r.confidence == 0.0
+    assert "no ingredient could be read from the label (empty input)" in r.review_reasons
+
+
+# --- the issue's named cases --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["pea protein", "chickpeas", "peas", "pois chiche"])
+def test_peas_and_chickpeas_are_not_peanut(text: str, onto) -> None:
+    r = check_label(text, ["PEANUT"], onto)
+    assert (r.verdict, r.findings) == ("SAFE", ())
+
+
+def test_nutmeg_and_coconut_are_not_tree_nuts(onto) -> None:
+    assert check_label("nutmeg, coconut", ["TREE_NUTS"], onto).verdict == "SAFE"
+
+
+def test_buckwheat_is_not_wheat_or_gluten(onto) -> None:
+    assert check_label("buckwheat", ["WHEAT", "GLUTEN"], onto).verdict == "SAFE"
+
+
+@pytest.mark.parametrize("text", ["arachis oil", "cacahuète", "Erdnüsse", "CACAHUÈTES", "huile d'arachide"])
+def test_regional_and_foreign_peanut_names(text: str, onto) -> None:
+    r = check_label(text, ["PEANUT"], onto)
+    assert r.verdict == "AVOID" and r.findings[0].code == "PEANUT"
+
+
+def test_allergen_inside_nested_brackets_is_found_with_its_span(onto) -> None:
+    text = "sugar, seasoning (salt, [water (peanut oil 2%)]), water"
+    r = check_label(text, ["PEANUT"], onto)
+    [f] = r.findings
+    assert r.verdict == "AVOID" and text[f.span[0] : f.span[1]] == "peanut oil 2%" and f.token == "peanut oil"
+
+
+@pytest.mark.parametrize("text", ["sugar, MILK", "sugar, _milk_", "sugar, *milk*", "sugar, Milk*", "SUGAR, LAIT"])
+def test_emphasised_words_are_found(text: str, onto) -> None:
+    assert check_label(text, ["MILK"], onto).verdict == "AVOID"
+
+
+def test_contains_milk_is_definite_even_without_a_milk_token(onto) -> None:
+    r = check_label("sugar, cocoa butter. Contains: milk.", ["MILK"], onto)
+    assert r.verdict == "AVOID" and {f.level for f in r.findings} == {RiskLevel.DEFINITE}
+    assert [h.allergens for h in r.risk_phrases] == [("MILK",)]
+
+
+def test_absence_claims_never_create_definite_and_never_make_safe_alone(onto) -> None:
+    assert check_label("Gluten free", ["GLUTEN"], onto).verdict == "VERIFY"  # nothing else to read
+    assert check_label("sugar, salt. Sans gluten.", ["GLUTEN"], onto).findings == ()
+    assert check_label("Suitable for people with milk allergy", ["MILK"], onto).findings == ()
+
+
+def test_generic_warning_applies_to_every_profile_allergen(onto) -> None:
+    assert levels("sugar. Produced in a facility that also processes.", ["PEANUT", "EGG"], onto) == {
+        "PEANUT": "POSSIBLE", "EGG": "POSSIBLE",
+    }  # fmt: skip
+
+
+def test_spec_example(onto) -> None:
+    text = "Milk, sugar, groundnut oil, wheat flour (contains gluten), may contain traces of nuts"
+    r = check_label(text, ["PEANUT", "MILK", "TREE_NUTS", "GLUTEN"], onto)
+    assert r.verdict == "AVOID"
+    assert levels(text, ["PEANUT", "MILK", "TREE_NUTS", "GLUTEN"], onto) == {
+        "MILK": "DEFINITE", "GLUTEN": "DEFINITE", "PEANUT": "DERIVED", "TREE_NUTS": "TRACE",
+    }  # fmt: skip
+    assert [(h.phrase, h.type) for h in r.risk_phrases] == [
+        ("contains", "CONTAINS"), ("may contain traces of", "CROSS_CONTAMINATION"),
+    ]  # fmt: skip
+    assert r.unmatched == ()
+
+
+def test_json_shape_of_the_cli_contract(onto) -> None:
+    r = check_label("sugar, peanuts. May contain milk.", ["PEANUT", "MILK"], onto)
+    j = r.to_json("p1")
+    assert list(j) == ["id", "verdict", "allergens", "unmatched", "risk_phrases", "confidence", "match_rate", "reasons"]
+    assert j["id"] == "p1" and j["verdict"] == "AVOID"
+    assert j["allergens"] == [
+        {"code": "PEANUT", "level": "DEFINITE", "source": "ingredient", "token": "peanuts", "span": [7, 14]},
+        {"code": "MILK", "level": "POSSIBLE", "source": "phrase", "token": "may contain", "span": [16, 32]},
+    ]
+    assert j["risk_phrases"] == [{"phrase": "may contain", "type": "CROSS_CONTAMINATION", "level": "POSSIBLE",
+                                  "allergens": ["MILK"], "unresolved": [], "span": [16, 32]}]  # fmt: skip
+    assert (j["confidence"], j["match_rate"]) == (0.8, 1.0)
+
+
+def test_parse_profile() -> None:
+    assert parse_profile("ALL") == ALLERGEN_CODES
+    assert parse_profile(" milk , PEANUT,milk") == ("PEANUT", "MILK")
+    with pytest.raises(OntologyError, match=r"^--allergens: unknown allergen code\(s\) NUTS; known: PEANUT"):
+        parse_profile("PEANUT,NUTS")
+    with pytest.raises(OntologyError, match="^--allergens: the allergen profile is empty"):
+        parse_profile(" , ")
+
+
+def test_unknown_profile_code_and_bad_text_are_errors(onto) -> None:
+    with pytest.raises(OntologyError, match="^profile: unknown allergen code"):
+        check_label("milk", ["NUTS"], onto)
+    with pytest.raises(OntologyError, match="^ingredients_text: label text must be a string"):
+        check_label(None, ["MILK"], onto)  # type: ignore[arg-type]

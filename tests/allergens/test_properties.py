@@ -1,0 +1,101 @@
+"""Properties of the whole pipeline (hypothesis).
+
+1. A random label into which ANY synonym of allergen A from the shipped ontology is inserted as an ingredient —
+   anywhere in the list, at any nesting depth, in any case, with emphasis marks and a percentage — is NEVER SAFE for a
+   profile containing A.
+2. The pipeline never crashes on arbitrary text, and every span it reports lies inside the text.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dinecheck.allergens.ontology import RiskLevel, load_data_dir
+from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
+
+ONTO = load_data_dir()
+
+
+def _allergen_synonyms() -> list[tuple[str, str]]:
+    out = []
+    for syns in ONTO.synonyms.values():
+        for s in syns:
+            for p in ONTO.allergen_paths(s.canonical_id):
+                out.append((p.code, s.text))
+    return sorted(set(out))
+
+
+def _free_synonyms() -> list[str]:
+    out = []
+    for syns in ONTO.synonyms.values():
+        for s in syns:
+            if not ONTO.allergen_paths(s.canonical_id) and s.text.isascii() and s.text.replace(" ", "").isalpha():
+                out.append(s.text)
+    return sorted(set(out))[:400] or ["water", "sugar", "salt"]
+
+
+ALLERGEN_SYNONYMS = _allergen_synonyms()
+FREE = _free_synonyms()
+
+
+def _case(text: str, how: int) -> str:
+    return [text, text.upper(), text.lower(), text.title()][how]
+
+
+def _emphasis(text: str, how: int) -> str:
+    return [text, f"_{text}_", f"*{text}*", f"{text}*", f"**{text}**"][how]
+
+
+@st.composite
+def labels_with_an_allergen(draw):
+    code, synonym = draw(st.sampled_from(ALLERGEN_SYNONYMS))
+    item = _emphasis(_case(synonym, draw(st.integers(0, 3))), draw(st.integers(0, 4)))
+    if draw(st.booleans()):
+        pct = draw(st.sampled_from(["2%", "17,5 %", "(4%)", "0.5%", "< 2%"]))
+        item = f"{item} {pct}"
+    for _ in range(draw(st.integers(0, 3))):  # nest it inside parents
+        parent = draw(st.sampled_from(FREE))
+        opener, closer = draw(st.sampled_from([("(", ")"), ("[", "]")]))
+        before = draw(st.lists(st.sampled_from(FREE), max_size=2))
+        item = f"{parent} {opener}{', '.join([*before, item])}{closer}"
+    others = draw(st.lists(st.sampled_from(FREE), max_size=6))
+    pos = draw(st.integers(0, len(others)))
+    parts = [*others[:pos], item, *others[pos:]]
+    sep = draw(st.sampled_from([", ", "; ", ",", " , "]))
+    prefix = draw(st.sampled_from(["", "Ingredients: ", "Ingrédients : ", "Zutaten: ", "INGREDIENTS:"]))
+    return code, synonym, prefix + sep.join(parts) + draw(st.sampled_from(["", ".", ". "]))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(labels_with_an_allergen(), st.sets(st.sampled_from(PROFILE_ALL), max_size=3))
+def test_a_label_with_an_allergen_synonym_is_never_safe_for_that_allergen(case, extra) -> None:
+    code, synonym, text = case
+    result = check_label(text, {code, *extra}, ONTO)
+    assert result.verdict != "SAFE", (synonym, text, result.to_json())
+
+
+def test_the_property_has_material() -> None:
+    codes = {c for c, _ in ALLERGEN_SYNONYMS}
+    assert len(ALLERGEN_SYNONYMS) > 100 and len(codes) >= 10, codes
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300) | st.text(alphabet="()[]{},;.:%*_ -&/aeEiou0123456789\n", max_size=300))
+def test_never_crashes_and_spans_are_inside_the_text(text: str) -> None:
+    result = check_label(text, PROFILE_ALL, ONTO)
+    assert result.verdict in ("SAFE", "AVOID", "VERIFY")
+    for f in result.findings:
+        assert 0 <= f.span[0] <= f.span[1] <= len(text)
+        assert f.level in RiskLevel
+    for h in result.risk_phrases:
+        assert 0 <= h.span[0] <= h.span[1] <= len(text)
+    assert 0.0 <= result.confidence <= 1.0 and 0.0 <= result.match_rate <= 1.0
+    if result.verdict == "SAFE":
+        assert result.unmatched == () and result.findings == () and result.tokens_processed > 0
+
+
+@pytest.mark.parametrize("text", ["(" * 3000, "a, " * 20000, "may contain " * 3000, "e " * 20000, "sans " * 5000])
+def test_adversarial_inputs_finish(text: str) -> None:
+    assert check_label(text, PROFILE_ALL, ONTO).verdict in ("VERIFY", "AVOID")
