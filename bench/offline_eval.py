@@ -166,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _print_tables(report: dict) -> None:
     print("== G1a data vs recorded_extractions.jsonl ==")
-    print(f"{'extractor':9} {'subset':13} {'field':19} {'none':>5} {'FP':>4} {'FP rate':>8} {'pos':>4} {'exact':>6} {'detected':>8}")
+    print(f"{'extractor':9} {'subset':13} {'field':19} {'none':>5} {'FP':>4} {'FP rate':>8} {'pos':>4} "
+          f"{'exact':>6} {'detected':>8}")
     for name, subsets in report["g1a"].items():
         for sname, sub in subsets.items():
             for fname, s in sub["fields"].items():
@@ -187,7 +188,6 @@ def _print_tables(report: dict) -> None:
     print(f"== Throughput over {t['reviews']} reviews ==")
     print(f"offline {t['offline_reviews_per_s']:.0f} reviews/s ({t['offline_seconds']:.2f} s); naive baseline "
           f"{t['naive_reviews_per_s']:.0f} reviews/s; offline/naive time ratio {t['offline_vs_naive_time_ratio']}")
-    # fmt: skip
 
 
 if __name__ == "__main__":

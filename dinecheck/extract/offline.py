@@ -169,7 +169,8 @@ def label_review(rules: Rules, review: ReviewInput) -> ExtractionResult:
         if f.is_perspective:
             chosen = _fire_perspective(f, rules, all_fires, m)
             if chosen is None:  # values of a perspective field without a perspective kind match by content
-                chosen = _choose([fi for v in f.values if not v.perspective if (fi := _fire_content(f, v, m, rules.domain))])
+                plain = [v for v in f.values if not v.perspective]
+                chosen = _choose([fi for v in plain if (fi := _fire_content(f, v, m, rules.domain)) is not None])
         else:
             chosen = _choose(all_fires[f.name])
         if chosen is not None:

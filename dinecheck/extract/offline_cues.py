@@ -9,8 +9,8 @@ Nothing here knows about any seed, field or value name. It owns:
 * irrealis (conditional / counterfactual) sentences, first-person speakers, reported speech and third-party
   experiencers;
 * :data:`THESAURUS`, a small table of everyday English synonyms and hyponyms keyed by plain words that may appear in
-  value descriptions ("staff" → server, waiter …; "medication" → antihistamine …). Entries starting with ``not `` match
-  a *negated* occurrence of the word ("not care" matches "didn't care").
+  value descriptions ("staff" → server, waiter …; "medication" → antihistamine …). Entries starting with ``not ``
+  match a *negated* occurrence of the word ("not care" matches "didn't care").
 
 All work is linear in the text length; the text is cut at :data:`MAX_TEXT_CHARS`.
 """
@@ -141,7 +141,7 @@ def _has_pair(lowers: list[str], pairs: tuple[tuple[str, str], ...]) -> bool:
 
 
 def _is_irrealis(lowers: list[str]) -> bool:
-    """A conditional or counterfactual clause; "asked if …" / "not sure if …" are indirect questions, not irrealis."""
+    """A conditional or counterfactual clause; "asked if …" / "not sure if …" are indirect questions."""
     if _has_pair(lowers, _IRREALIS_PAIRS):
         return True
     for i, w in enumerate(lowers):

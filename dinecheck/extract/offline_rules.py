@@ -13,8 +13,8 @@ From each value *description* alone (plus the value name) it derives:
 * **perspective** values — descriptions that speak of reports/hearsay ("heard", "told"), of concerns/hypotheses, or
   of personal experience ("I", "my", "personal") make the field a *perspective* field that qualifies the events found
   by the other fields instead of matching content words;
-* the **domain** — concepts shared by the topics/values of at least two fields (e.g. the subject all fields are about);
-  no value fires unless the domain is mentioned near it.
+* the **domain** — concepts shared by the topics/values of at least two fields (the subject all fields are
+  about); no value fires unless the domain is mentioned near it.
 """
 
 from __future__ import annotations

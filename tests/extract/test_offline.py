@@ -1,0 +1,359 @@
+"""Tests of the offline extractor: protocol, determinism, evidence, seed-only genericity, cues, measured accuracy."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dinecheck.extract.base import Extractor, FieldSpec, ReviewInput
+from dinecheck.extract.factory import make_extractor
+from dinecheck.extract.offline import OfflineExtractor, label_review
+from dinecheck.extract.offline_cues import MAX_TEXT_CHARS, split_sentences, stem, tokenize
+from dinecheck.extract.offline_rules import compile_rules, is_null_value
+from tests.conftest import shared_file
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "offline_labelled.jsonl"
+ITEMS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
+TUNED = [it for i, it in enumerate(ITEMS, 1) if i % 4 != 0]
+HELD_OUT = [it for i, it in enumerate(ITEMS, 1) if i % 4 == 0]
+
+G1A_FIELDS = [
+    FieldSpec(name="incident_severity", values={
+        "none": "No allergic reaction described",
+        "mild": "Minor symptoms (stomach upset, mild discomfort)",
+        "moderate": "Visible symptoms (hives, swelling, needed medication)",
+        "severe": "Life-threatening (anaphylaxis, EpiPen, ER visit)",
+    }),
+    FieldSpec(name="account_type", values={
+        "none": "No incident mentioned",
+        "firsthand": "Personal experience ('I had', 'my child experienced')",
+        "secondhand": "Reported by someone else ('I heard', 'friend told me')",
+        "hypothetical": "Concern without actual incident",
+    }),
+    FieldSpec(name="safety_interaction", values={
+        "none": "No staff interaction about allergies",
+        "positive": "Staff asked about allergies AND successfully accommodated",
+        "negative": "Staff dismissive or refused to accommodate",
+        "betrayal": "Staff CLAIMED safe BUT customer still had reaction",
+    }),
+]  # fmt: skip
+
+
+def _inputs(items: list[dict]) -> list[ReviewInput]:
+    return [ReviewInput("biz", it["review_id"], it["text"], {}) for it in items]
+
+
+def _label(fields: list[FieldSpec], texts: list[str]) -> list[dict[str, str]]:
+    res = OfflineExtractor().extract(fields, [ReviewInput("b", f"r{i}", t) for i, t in enumerate(texts)])
+    assert all(r.ok for r in res)
+    return [r.values for r in res]
+
+
+# --- protocol and basic guarantees ------------------------------------------------------------------------------
+
+
+def test_protocol_and_factory() -> None:
+    ex = make_extractor("offline")
+    assert isinstance(ex, OfflineExtractor)
+    assert isinstance(ex, Extractor)
+    assert ex.name == "offline"
+    res = ex.extract(G1A_FIELDS, _inputs(ITEMS[:5]))
+    assert [r.review_id for r in res] == [it["review_id"] for it in ITEMS[:5]]
+    assert all(r.business_id == "biz" and r.status == "ok" and r.error is None for r in res)
+    assert ex.stats.as_dict() == {
+        "reviews": 5, "calls": 0, "cache_hits": 0, "retries": 0, "tokens_in": 0, "tokens_out": 0, "cost": 0.0,
+    }  # fmt: skip
+    ex.extract(G1A_FIELDS, _inputs(ITEMS[5:7]))
+    assert ex.stats.reviews == 7
+    assert ex.extract(G1A_FIELDS, []) == []
+    ex.close()
+
+
+def test_deterministic_across_instances_and_calls() -> None:
+    a = OfflineExtractor().extract(G1A_FIELDS, _inputs(ITEMS))
+    ex = OfflineExtractor()
+    b = ex.extract(G1A_FIELDS, _inputs(ITEMS))
+    c = ex.extract(G1A_FIELDS, list(reversed(_inputs(ITEMS))))
+    assert a == b
+    assert list(reversed(c)) == a
+
+
+def test_evidence_is_the_verbatim_firing_sentence() -> None:
+    for it, r in zip(ITEMS, OfflineExtractor().extract(G1A_FIELDS, _inputs(ITEMS)), strict=True):
+        assert set(r.values) == {f.name for f in G1A_FIELDS}
+        for f in G1A_FIELDS:
+            assert r.values[f.name] in f.values
+            if r.values[f.name] == "none":
+                assert f.name not in r.evidence
+            else:
+                ev = r.evidence[f.name]
+                assert ev.verified is True and ev.quote and ev.quote in it["text"]
+    r = OfflineExtractor().extract(G1A_FIELDS, _inputs([ITEMS[3]]))[0]  # lab04: EpiPen, ER, "nut-free" claim
+    assert r.values == {"incident_severity": "severe", "account_type": "firsthand", "safety_interaction": "betrayal"}
+    assert r.evidence["incident_severity"].quote == (
+        "Halfway through my throat started closing up and I had to use my EpiPen."
+    )
+    assert r.evidence["safety_interaction"].quote == (
+        "The server told me the curry was completely nut-free, so I ordered it."
+    )
+
+
+def test_field_without_null_value_is_invalid_not_defaulted() -> None:
+    fields = [FieldSpec(name="mood", values={"happy": "Reviewer was happy", "angry": "Reviewer was angry"})]
+    res = OfflineExtractor().extract(fields, [ReviewInput("b", "r1", "The soup came with bread.")])
+    assert res[0].status == "invalid" and res[0].values == {}
+    assert res[0].error == "field 'mood': no cue fired and no value means 'none'; the offline extractor cannot choose"
+    ok = OfflineExtractor().extract(fields, [ReviewInput("b", "r2", "I was so angry about the wait.")])[0]
+    assert ok.status == "ok" and ok.values == {"mood": "angry"}
+
+
+# --- genericity: it works from the seed alone -------------------------------------------------------------------
+
+
+def test_renamed_fields_and_values_give_the_same_labels() -> None:
+    renames = [
+        ("sev", {"none": "nil", "mild": "low", "moderate": "mid", "severe": "high"}),
+        ("who", {"none": "nil", "firsthand": "me", "secondhand": "them", "hypothetical": "maybe"}),
+        ("staff_io", {"none": "nil", "positive": "good", "negative": "bad", "betrayal": "lied"}),
+    ]
+    renamed = [
+        FieldSpec(name=new, values={vmap[k]: d for k, d in f.values.items()})
+        for f, (new, vmap) in zip(G1A_FIELDS, renames, strict=True)
+    ]
+    orig = OfflineExtractor().extract(G1A_FIELDS, _inputs(ITEMS))
+    other = OfflineExtractor().extract(renamed, _inputs(ITEMS))
+    for a, b in zip(orig, other, strict=True):
+        mapped = {new: vmap[a.values[f.name]] for f, (new, vmap) in zip(G1A_FIELDS, renames, strict=True)}
+        assert b.values == mapped
+
+
+def test_null_value_found_by_negated_description() -> None:
+    fields = [FieldSpec(name="x", values={"nothing_here": "Not mentioned", "loud": "Too loud ('had to shout')"})]
+    assert compile_rules(fields).fields[0].null == "nothing_here"
+    assert is_null_value("absent", "whatever") and is_null_value("v", "No staff interaction")
+    assert not is_null_value("loud", "Too loud")
+
+
+NOISE = [FieldSpec(name="noise_level", values={
+    "none": "No noise mentioned",
+    "loud": "Too loud to talk ('could not hear', 'had to shout')",
+    "quiet": "Pleasantly quiet (calm, peaceful)",
+})]  # fmt: skip
+
+
+def test_noise_complaint_seed_gets_sensible_labels() -> None:
+    texts = [
+        "The music was so loud we had to shout across the table.",
+        "A calm, peaceful spot for a quiet dinner with great pasta.",
+        "Great tacos and friendly staff.",
+        "It was not loud at all, we could talk easily.",
+        "We could barely hear each other over the music.",
+        "If it gets loud, ask for the back room.",
+    ]
+    got = [v["noise_level"] for v in _label(NOISE, texts)]
+    assert got == ["loud", "quiet", "none", "none", "loud", "none"]
+
+
+def test_noise_seed_with_a_perspective_field() -> None:
+    fields = NOISE + [FieldSpec(name="source", values={
+        "none": "No noise complaint",
+        "own_visit": "Reviewer's own visit ('we could not hear each other')",
+        "hearsay": "Reported by others ('I heard it gets loud')",
+    })]  # fmt: skip
+    rules = compile_rules(fields)
+    assert rules.fields[1].is_perspective
+    assert [v.perspective for v in rules.fields[1].values] == ["self", "reported"]
+    got = _label(fields, [
+        "The music was so loud we had to shout across the table.",
+        "My coworker told me it gets really noisy on Fridays, so we went on a Tuesday.",
+        "Great tacos and friendly staff.",
+    ])  # fmt: skip
+    assert got == [
+        {"noise_level": "loud", "source": "own_visit"},
+        {"noise_level": "loud", "source": "hearsay"},
+        {"noise_level": "none", "source": "none"},
+    ]
+
+
+def test_compiled_g1a_rules_come_from_descriptions() -> None:
+    rules = compile_rules(G1A_FIELDS)
+    assert sorted(c.key for c in rules.domain) == ["allerg", "react"]  # shared by ≥ 2 fields' descriptions
+    sev, acc, saf = rules.fields
+    assert (sev.null, acc.null, saf.null) == ("none", "none", "none")
+    assert not sev.is_perspective and acc.is_perspective and not saf.is_perspective
+    assert [v.perspective for v in acc.values] == ["self", "reported", "irrealis"]
+    assert [c.key for c in acc.values[2].absent] == ["incident"]
+    negative = saf.values[1]
+    assert ("accommodat", True) in {c.ident for c in negative.distinctive}  # "refused to accommodate"
+    assert [len(v.clauses) for v in saf.values] == [2, 1, 2]  # AND / BUT split the descriptions
+
+
+# --- language cues -----------------------------------------------------------------------------------------------
+
+
+def test_negation_scope_and_free_suffix() -> None:
+    toks = {t.lower: t.negated for t in tokenize("They didn't have any nuts, but the cake was nut-free")}
+    assert toks["nuts"] is True and toks["cake"] is False and toks["nut"] is True and toks["free"] is False
+    toks2 = {t.lower: t.negated for t in tokenize("no problems at all with dinner tonight")}
+    assert toks2["problems"] is True and toks2["tonight"] is False
+
+
+def test_sentence_cues() -> None:
+    s = split_sentences(
+        "I heard a guy got hives. If you have allergies, be careful! I asked if it had nuts. "
+        "My friend told me it was good. A kid got sick."
+    )
+    assert [x.reported for x in s] == [True, False, False, True, False]
+    assert [x.irrealis for x in s] == [False, True, False, False, False]
+    assert [x.first_person for x in s] == [True, False, True, True, False]
+    assert s[4].third_party is True
+
+
+def test_stemmer() -> None:
+    assert {stem(w) for w in ("allergy", "allergies", "allergic", "allergens")} == {"allerg"}
+    assert stem("accommodating") == stem("accommodated") == stem("accommodation") == "accommodat"
+    assert stem("they") == "they" and stem("success") == "success"
+
+
+def test_labels_on_specific_language_phenomena() -> None:
+    got = _label(G1A_FIELDS, [
+        "I'm not allergic to anything and the burger was great.",
+        "If you have a peanut allergy I would avoid this place.",
+        "My sister told me a customer had hives after the satay here because of his nut allergy.",
+        "I broke out in hives from my shellfish allergy and had to take Benadryl.",
+        "She had no reaction at all to the dish, my allergy was fine.",
+    ])  # fmt: skip
+    assert [g["account_type"] for g in got] == ["none", "hypothetical", "secondhand", "firsthand", "none"]
+    assert [g["incident_severity"] for g in got] == ["none", "none", "moderate", "moderate", "none"]
+
+
+# --- robustness (untrusted input) ------------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=400))
+def test_any_text_gives_ok_enum_labels_and_verbatim_quotes(text: str) -> None:
+    r = OfflineExtractor().extract(G1A_FIELDS, [ReviewInput("b", "r", text)])[0]
+    assert r.status == "ok"
+    for f in G1A_FIELDS:
+        assert r.values[f.name] in f.values
+    for ev in r.evidence.values():
+        assert ev.quote in text
+
+
+words = st.sampled_from(
+    "no not staff loud quiet I my heard told concern without AND BUT hives allergy reaction ER ( ) ' , safe".split()
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.dictionaries(
+        st.from_regex(r"[a-z]{1,8}", fullmatch=True),
+        st.lists(words, max_size=12).map(" ".join),
+        min_size=1,
+        max_size=5,
+    ),
+    st.lists(words, max_size=40).map(" ".join),
+)
+def test_arbitrary_field_specs_compile_and_label_within_the_enum(values: dict[str, str], text: str) -> None:
+    field = FieldSpec(name="f", values=values)
+    r = label_review(compile_rules([field]), ReviewInput("b", "r", text))
+    if r.status == "ok":
+        assert r.values["f"] in values
+    else:
+        assert r.status == "invalid" and r.values == {} and "field 'f'" in (r.error or "")
+
+
+def test_long_input_is_cut_not_exhausting() -> None:
+    text = ("I broke out in hives from my nut allergy. " * 2000) + "I had to use my EpiPen."
+    r = OfflineExtractor().extract(G1A_FIELDS, [ReviewInput("b", "r", text)])[0]
+    assert len(text) > MAX_TEXT_CHARS
+    assert r.values["incident_severity"] == "moderate"  # the EpiPen sentence lies beyond the cut
+
+
+# --- measured accuracy (thresholds = what bench/offline_eval.py measured; a regression fails) --------------------
+
+
+def _prf(items: list[dict]) -> dict[tuple[str, str], tuple[float | None, float | None]]:
+    res = OfflineExtractor().extract(G1A_FIELDS, _inputs(items))
+    out = {}
+    for f in G1A_FIELDS:
+        for v in f.values:
+            tp = sum(1 for it, r in zip(items, res, strict=True) if it["labels"][f.name] == v == r.values[f.name])
+            pred = sum(1 for r in res if r.values[f.name] == v)
+            gold = sum(1 for it in items if it["labels"][f.name] == v)
+            out[(f.name, v)] = (tp / pred if pred else None, tp / gold if gold else None)
+    return out
+
+
+# minimum (precision, recall) per value, as measured on 2026-11-25 (see docs/offline_extractor.md)
+TUNED_FLOOR = {
+    ("incident_severity", "none"): (0.95, 1.0), ("incident_severity", "mild"): (1.0, 0.75),
+    ("incident_severity", "moderate"): (1.0, 1.0), ("incident_severity", "severe"): (1.0, 1.0),
+    ("account_type", "none"): (0.94, 1.0), ("account_type", "firsthand"): (1.0, 0.91),
+    ("account_type", "secondhand"): (1.0, 1.0), ("account_type", "hypothetical"): (1.0, 1.0),
+    ("safety_interaction", "none"): (0.95, 1.0), ("safety_interaction", "positive"): (1.0, 0.83),
+    ("safety_interaction", "negative"): (1.0, 1.0), ("safety_interaction", "betrayal"): (1.0, 1.0),
+}  # fmt: skip
+HELD_OUT_FLOOR = {
+    ("incident_severity", "none"): (1.0, 1.0), ("incident_severity", "mild"): (1.0, 1.0),
+    ("incident_severity", "moderate"): (1.0, 1.0), ("incident_severity", "severe"): (1.0, 1.0),
+    ("account_type", "none"): (1.0, 0.83), ("account_type", "firsthand"): (1.0, 1.0),
+    ("account_type", "secondhand"): (1.0, 1.0), ("account_type", "hypothetical"): (0.66, 1.0),
+    ("safety_interaction", "none"): (0.88, 0.88), ("safety_interaction", "positive"): (1.0, 1.0),
+    ("safety_interaction", "negative"): (None, 0.0), ("safety_interaction", "betrayal"): (0.5, 1.0),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("items", "floor"), [(TUNED, TUNED_FLOOR), (HELD_OUT, HELD_OUT_FLOOR)], ids=["tuned", "held"])
+def test_precision_recall_do_not_regress(items: list[dict], floor: dict) -> None:
+    got = _prf(items)
+    assert set(got) == set(floor)
+    for key, (p_min, r_min) in floor.items():
+        p, r = got[key]
+        if p_min is not None:
+            assert p is not None and p >= p_min, (key, p)
+        assert r is not None and r >= r_min, (key, r)
+
+
+def test_labelled_set_covers_every_value_and_is_large_enough() -> None:
+    assert len(ITEMS) >= 40 and len({it["review_id"] for it in ITEMS}) == len(ITEMS)
+    for f in G1A_FIELDS:
+        assert {it["labels"][f.name] for it in ITEMS} == set(f.values)
+
+
+def test_g1a_false_positive_rate_and_positives(shared_data: Path) -> None:
+    root = shared_data / "g1a_allergy"
+    seed = json.loads(shared_file(shared_data, "g1a_allergy/g1a_v2_seed.json").read_text(encoding="utf-8"))
+    fields = [FieldSpec(**f) for f in seed["extract"]["fields"]]
+    assert fields == G1A_FIELDS
+    keywords = [k.lower() for k in seed["filter"]["keywords"]]
+    reviews = {}
+    for line in (root / "reviews.jsonl").read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        reviews[r["review_id"]] = r
+    recorded = [json.loads(x) for x in (root / "recorded_extractions.jsonl").read_text(encoding="utf-8").splitlines()]
+    res = OfflineExtractor().extract(
+        fields, [ReviewInput(r["business_id"], r["review_id"], reviews[r["review_id"]]["text"]) for r in recorded]
+    )
+    fp = {f.name: 0 for f in fields}
+    none = {f.name: 0 for f in fields}
+    filtered = 0
+    for rec, r in zip(recorded, res, strict=True):
+        if not any(k in reviews[rec["review_id"]]["text"].lower() for k in keywords):
+            continue
+        filtered += 1
+        for name, want in rec["extraction"].items():
+            if want == "none":
+                none[name] += 1
+                fp[name] += r.values[name] != "none"
+            elif name != "safety_interaction":  # the one incident is found exactly (moderate, firsthand)
+                assert r.values[name] == want
+    assert filtered == 253
+    assert fp == {"incident_severity": 0, "account_type": 1, "safety_interaction": 1}
+    assert all(fp[n] / none[n] <= 0.05 for n in fp)
