@@ -20,7 +20,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -39,30 +39,11 @@ from dinecheck.cli.extractor_options import (
     ProgressOpt,
     build_options,
 )
-from dinecheck.errors import DataError, SeedError, SpecError, StoreError
-from dinecheck.extract.base import ExtractionResult, FieldSpec, ReviewInput
+from dinecheck.errors import DataError, SpecError, StoreError
+from dinecheck.extract.base import ExtractionResult, ReviewInput
 
-MAX_SEED_BYTES = 5 * 1024 * 1024
-
-
-def _load_seed(path: Path) -> tuple[list[FieldSpec], list[str]]:
-    """The seed's extraction fields and filter keywords; SeedError (every problem) when the static check fails."""
-    from dinecheck.formula.check import check_seed
-
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SpecError(f"cannot read the seed ({exc.strerror})", str(path)) from None
-    if len(raw) > MAX_SEED_BYTES:
-        raise SpecError(f"the seed is larger than {MAX_SEED_BYTES} bytes", str(path))
-    try:
-        obj = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        raise SpecError(f"the seed is not valid JSON ({getattr(exc, 'msg', 'nested too deeply')})", str(path)) from None
-    checked = check_seed(obj)
-    if checked.errors or checked.seed is None:
-        raise SeedError(checked.problems, str(path))
-    return list(checked.seed.extract.fields), list(checked.seed.filter.keywords)
+if TYPE_CHECKING:
+    from dinecheck.formula import CompiledSeed
 
 
 def review_meta(raw: dict[str, Any]) -> dict[str, Any]:
@@ -74,25 +55,22 @@ def review_meta(raw: dict[str, Any]) -> dict[str, Any]:
     return meta
 
 
-def relevant_reviews(data: Path, keywords: list[str], restaurants: list[str] | None) -> list[ReviewInput]:
-    """The dataset's reviews whose lower-cased text contains a lower-cased keyword, in dataset order."""
+def relevant_reviews(compiled: CompiledSeed, data: Path, restaurants: list[str] | None) -> list[ReviewInput]:
+    """The dataset's reviews that pass the seed's keyword filter, restaurant by restaurant in dataset order."""
     from dinecheck.dataset import load_dataset
-    from dinecheck.formula.filter import KeywordFilter
 
     dataset, _ = load_dataset(data)
-    wanted = set(restaurants or [])
-    known = {r.business_id for r in dataset.restaurants}
-    for bid in wanted - known:
-        raise DataError(f"no restaurant with business_id {bid!r}", f"--restaurant {bid}")
-    kw_filter = KeywordFilter(keywords)
-    out: list[ReviewInput] = []
-    for rest in dataset.restaurants:
-        if wanted and rest.business_id not in wanted:
-            continue
-        for rv in dataset.reviews_of(rest.business_id):
-            if kw_filter.matches(rv.text):
-                out.append(ReviewInput(rv.business_id, rv.review_id, rv.text, review_meta(rv.raw)))
-    return out
+    wanted = list(dict.fromkeys(restaurants or []))
+    by_id = {r.business_id: r for r in dataset.restaurants}
+    for bid in wanted:
+        if bid not in by_id:
+            raise DataError(f"no restaurant with business_id {bid!r} in {data}", f"--restaurant {bid}")
+    chosen = [by_id[b] for b in wanted] if wanted else list(dataset.restaurants)
+    return [
+        ReviewInput(rv.business_id, rv.review_id, rv.text, review_meta(rv.raw))
+        for rest in chosen
+        for rv in compiled.filter_reviews(dataset.reviews_of(rest.business_id))
+    ]
 
 
 def result_line(res: ExtractionResult) -> dict[str, Any]:
@@ -128,15 +106,19 @@ def extract_cmd(
     """Run the filter and extraction stages of a seed over a dataset and print every relevant review's labels."""
     from dinecheck.extract.factory import make_extractor
 
-    fields, keywords = _load_seed(seed)
-    reviews = relevant_reviews(data, keywords, restaurant)
+    from dinecheck.formula import compile_seed, load_seed
+
+    compiled = compile_seed(load_seed(seed))  # every seed problem is reported before any review is read
+    for w in compiled.warnings:
+        typer.echo(f"warning: {seed}: {w.pointer or '/'}: {w.reason}", err=True)
+    reviews = relevant_reviews(compiled, data, restaurant)
     options = build_options(
         base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
         batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
     )
     ex = make_extractor(extractor, options)
     try:
-        results = ex.extract(fields, reviews)
+        results = ex.extract(compiled.fields, reviews)
     finally:
         ex.close()
     budget = getattr(ex, "budget_error", None)
