@@ -83,16 +83,39 @@ def _variants(key: str) -> Iterable[tuple[str, str]]:
                 yield " ".join((w, *words[1:])), "inflection"
 
 
+_MEMO: dict[int, tuple[object, dict[str, tuple[tuple[Synonym, ...], str | None, str | None]]]] = {}
+
+
+def _memo(ontology: Ontology) -> dict[str, tuple[tuple[Synonym, ...], str | None, str | None]]:
+    """Per-ontology memo of resolutions (an :class:`Ontology` is immutable; a changed store builds a new one)."""
+    entry = _MEMO.get(id(ontology))
+    if entry is None or entry[0] is not ontology.synonyms:
+        if len(_MEMO) > 8:
+            _MEMO.clear()
+        entry = (ontology.synonyms, {})
+        _MEMO[id(ontology)] = entry
+    return entry[1]
+
+
 def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str | None, str | None]:
     """``(synonyms, matched_key, rule)`` for a lookup key; ``((), None, None)`` when nothing matches exactly."""
+    memo = _memo(ontology)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    result: tuple[tuple[Synonym, ...], str | None, str | None] = ((), None, None)
     found = ontology.synonyms.get(key)
     if found:
-        return tuple(found), key, "exact"
-    for variant, rule in _variants(key):
-        found = ontology.synonyms.get(variant)
-        if found:
-            return tuple(found), variant, rule
-    return (), None, None
+        result = (tuple(found), key, "exact")
+    else:
+        for variant, rule in _variants(key):
+            found = ontology.synonyms.get(variant)
+            if found:
+                result = (tuple(found), variant, rule)
+                break
+    if len(memo) < 200_000:
+        memo[key] = result
+    return result
 
 
 def is_known(key: str, ontology: Ontology) -> bool:

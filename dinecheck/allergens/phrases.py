@@ -7,7 +7,7 @@ enthalten"), ``FACILITY`` (shared facility / equipment / line), ``NOT_SUITABLE``
 enthalten"); otherwise the list follows the phrase.
 
 Matching is on the lookup-key form of the text (case, accents, hyphens, apostrophes and white space folded), on word
-boundaries, with exact string search (no regular expression built from data). All candidate matches are collected,
+boundaries, with exact string search (one Aho-Corasick automaton over the phrases; no regular expression built from data). All candidate matches are collected,
 then chosen **longest first, non-overlapping**. Each chosen phrase owns the text after it up to the end of its
 sentence (``.``/``!``/``?``/new line, a closing bracket it is inside of) or the next chosen phrase — that is its list.
 
@@ -31,6 +31,7 @@ import bisect
 import unicodedata
 from dataclasses import dataclass
 
+import ahocorasick
 import regex
 
 from dinecheck.allergens.normalize import resolve_key
@@ -167,6 +168,13 @@ class _Index:
         for a in _ABSENCE_PREFIXES:
             seen.setdefault(f"{a}...None", _Pattern(a, None, None))
         self.patterns = tuple(seen.values())
+        by_head: dict[str, list[_Pattern]] = {}
+        for pat in self.patterns:
+            by_head.setdefault(pat.head, []).append(pat)
+        self.automaton = ahocorasick.Automaton()
+        for head, pats in by_head.items():
+            self.automaton.add_word(head, (head, tuple(pats)))
+        self.automaton.make_automaton()
 
 
 _INDEX_CACHE: dict[int, tuple[tuple[RiskPhrase, ...], _Index]] = {}
@@ -229,11 +237,12 @@ class _Cand:
 
 def _candidates(t: str, index: _Index) -> list[_Cand]:
     out: list[_Cand] = []
-    for pat in index.patterns:
-        for s in _find_all(t, pat.head):
-            e = s + len(pat.head)
-            if not _bounded(t, s, e):
-                continue
+    for last, (head, pats) in index.automaton.iter(t):
+        s = last - len(head) + 1
+        e = last + 1
+        if not _bounded(t, s, e):
+            continue
+        for pat in pats:
             if pat.tail is None:
                 out.append(_Cand(s, e, e, None, "risk" if pat.phrase else "absence", pat.phrase))
                 continue
@@ -243,10 +252,10 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
                 j = t.find(pat.tail, j + 1, limit)
             if j != -1:
                 out.append(_Cand(s, j + len(pat.tail), e, j, "risk", pat.phrase))
-    for m in _INTRO.finditer(t, timeout=_TIMEOUT):
+    for m in _INTRO.finditer(t, timeout=_TIMEOUT) if "conten" in t or "contain" in t or "enthalt" in t else ():
         if _bounded(t, m.start(), m.end()):
             out.append(_Cand(m.start(), m.end(), m.end(), m.end(), "intro", None))
-    for m in _ABSENCE_SUFFIX.finditer(t, timeout=_TIMEOUT):
+    for m in _ABSENCE_SUFFIX.finditer(t, timeout=_TIMEOUT) if "free" in t or "frei" in t else ():
         if _bounded(t, m.start(), m.end()):
             out.append(_Cand(m.start(), m.end(), m.end(), m.end(), "suffix", None))
     return out

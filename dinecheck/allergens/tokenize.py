@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
@@ -55,6 +56,7 @@ _LEAD_WORDS = regex.compile(
 _CONJ = regex.compile(
     r"\s+(?:and/or|et/ou|und/oder|y/o|e/o|and|et|und|ou|or|&|(?:y|e)(?=\s+[^\d\s]))\s+|\s*[&/]\s*", regex.IGNORECASE
 )
+_CONJ_WORDS = frozenset({"and/or", "et/ou", "und/oder", "y/o", "e/o", "and", "et", "und", "y", "e", "ou", "or"})
 _E_NUMBER = regex.compile(r"^e ?(\d{3,4}) ?(?:\(? ?([a-h]|i{1,3}|iv|v|vi) ?\)?)?$")
 _TRAILING_E = regex.compile(r"\s(e\s?-?\s?\d{3,4}(?:\s?\(?[a-h]\)?|i{1,3})?)[\W_]*$", regex.IGNORECASE)
 _E_SUBLETTER = regex.compile(r"(?<![^\W\d_])([eE] ?-? ?\d{3,4})\(([a-hA-H])\)")
@@ -67,6 +69,21 @@ _NOTE = regex.compile(
     r"|^(?:from |of )?(?:certified )?organic (?:farming|agriculture|origin)$"
     r"|^(?:de |procedente de )?(?:agricultura|cultivo) ecologic[oa]$|^da agricoltura biologica$"
 )
+
+
+_NOTE_FIRST = frozenset(
+    {"origine", "origin", "country", "pays", "provenance", "herkunft", "procedencia", "origen", "provenienza", "produit",
+     "produits", "ingredient", "ingredients", "issu", "issus", "issue", "issues", "provenant", "aus", "kontrolliert",
+     "biologischer", "okologischer", "von", "from", "of", "certified", "organic", "de", "procedente", "agricultura",
+     "cultivo", "da"}
+)  # fmt: skip
+
+
+_DIGIT = regex.compile(r"\d")
+
+
+def _has_digit(text: str) -> bool:
+    return _DIGIT.search(text) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +99,7 @@ class Token:
     role: str = "ingredient"
 
 
+@lru_cache(maxsize=65536)
 def canonical_key(text: str) -> str:
     """The lookup key of a token: :func:`lookup_key`, with E-numbers in their data form (``E 150 d`` → ``e150d``)."""
     key = lookup_key(text)
@@ -120,37 +138,42 @@ class _Seg:
     items: list  # of ("run", start, end) | ("group", list[_Seg])
 
 
+_SPECIAL = regex.compile(r"[()\[\]{},.;\n\r•|!?\x1f\-–—]")
+
+
 def _parse(s: str) -> list[_Seg]:
-    """Split ``s`` into a tree of segments; brackets open child groups. Iterative, so deep nesting cannot recurse."""
+    """Split ``s`` into a tree of segments; brackets open child groups. Iterative, so deep nesting cannot recurse;
+    only the special characters are visited."""
     root: list[_Seg] = []
-    stack: list[tuple[list[_Seg], _Seg]] = []  # (segments of the group, current segment)
+    stack: list[tuple[list[_Seg], _Seg]] = []  # (segments of the enclosing group, its current segment)
     segs, cur = root, _Seg([])
-    run_start: int | None = None
+    last = 0  # start of the current run of own text
 
-    def close_run(i: int) -> None:
-        nonlocal run_start
-        if run_start is not None and i > run_start:
-            cur.items.append(("run", run_start, i))
-        run_start = None
-
-    for i, c in enumerate(s):
+    for m in _SPECIAL.finditer(s, timeout=_TIMEOUT):
+        i = m.start()
+        c = s[i]
         if c in _OPEN and len(stack) < MAX_DEPTH:
-            close_run(i)
+            if i > last:
+                cur.items.append(("run", last, i))
             child: list[_Seg] = []
             cur.items.append(("group", child))
             stack.append((segs, cur))
             segs, cur = child, _Seg([])
         elif c in _CLOSE and stack:
-            close_run(i)
+            if i > last:
+                cur.items.append(("run", last, i))
             segs.append(cur)
             segs, cur = stack.pop()
         elif c in _OPEN or c in _CLOSE or _is_sep(s, i):
-            close_run(i)
+            if i > last:
+                cur.items.append(("run", last, i))
             segs.append(cur)
             cur = _Seg([])
-        elif run_start is None:
-            run_start = i
-    close_run(len(s))
+        else:
+            continue  # a decimal comma, a hyphen inside a word: part of the run
+        last = i + 1
+    if len(s) > last:
+        cur.items.append(("run", last, len(s)))
     segs.append(cur)
     while stack:  # unclosed brackets run to the end of the text
         segs, cur = stack.pop()
@@ -166,10 +189,20 @@ def _strip_span(s: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_EMPHASIS_CHARS = frozenset("*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»_")
+_LEAD_FIRST = frozenset({"dont", "including", "incl", "incl.", "inkl", "inkl.", "davon", "of", "di", "de", "incluant"})
+
+
 def _clean(raw: str) -> str:
-    text = _PERCENT.sub(" ", raw, timeout=_TIMEOUT)
-    text = _EMPHASIS.sub(" ", text, timeout=_TIMEOUT)
-    text = _LEAD_WORDS.sub("", text.strip(" \t:.-–'\""), timeout=_TIMEOUT)
+    text = raw
+    if "%" in text or "percent" in text or "pct" in text:
+        text = _PERCENT.sub(" ", text, timeout=_TIMEOUT)
+    if not _EMPHASIS_CHARS.isdisjoint(text):
+        text = _EMPHASIS.sub(" ", text, timeout=_TIMEOUT)
+    text = text.strip(" \t:.-–'\"")
+    first = text.split(" ", 1)[0].lower()
+    if first in _LEAD_FIRST or first.rstrip(":") in _LEAD_FIRST:
+        text = _LEAD_WORDS.sub("", text, timeout=_TIMEOUT)
     return " ".join(text.split()).strip(" :.-–'\"")
 
 
@@ -187,13 +220,13 @@ class _Builder:
         if not text or not any(ch.isalpha() for ch in text):
             return None
         key = canonical_key(text)
-        if role != "note" and _NOTE.search(key, timeout=_TIMEOUT):
+        if role != "note" and key.split(" ", 1)[0] in _NOTE_FIRST and _NOTE.search(key, timeout=_TIMEOUT):
             role = "note"
         if role == "class" and key in HEADER_KEYS:
             return None
         if role == "ingredient" and key in HEADER_KEYS:
             return None
-        if role != "note" and not (self.known and self.known(key)):
+        if role != "note" and _has_digit(key) and not (self.known and self.known(key)):
             m = _TRAILING_E.search(self.s[start:end], timeout=_TIMEOUT)
             if m and any(ch.isalpha() for ch in _clean(self.s[start : start + m.start(1)])):
                 self.emit(start, start + m.start(1), depth, parent, "class" if role == "ingredient" else role)
@@ -204,7 +237,9 @@ class _Builder:
     def conj_parts(self, start: int, end: int) -> list[tuple[int, int]]:
         """Split ``[start, end)`` on conjunctions unless the whole text is a known name."""
         raw = self.s[start:end]
-        if not _CONJ.search(raw, timeout=_TIMEOUT):
+        if ("&" not in raw and "/" not in raw and _CONJ_WORDS.isdisjoint(raw.lower().split())) or not _CONJ.search(
+            raw, timeout=_TIMEOUT
+        ):
             return [(start, end)]
         if self.known is not None and self.known(canonical_key(_clean(raw))):
             return [(start, end)]
@@ -239,10 +274,12 @@ class _Builder:
         cursor = start
         # a footnote introduced by " *word" starts a note token
         foot = None
-        for i in range(start + 1, end - 1):
-            if s[i] == "*" and s[i - 1].isspace() and s[i + 1].isalpha():
+        i = s.find("*", start + 1, end - 1)
+        while i != -1:
+            if s[i - 1].isspace() and s[i + 1].isalpha():
                 foot = i
                 break
+            i = s.find("*", i + 1, end - 1)
         body_end = foot if foot is not None else end
         colon = s.find(":", cursor, body_end)
         while colon != -1:
