@@ -44,6 +44,9 @@ NEGATORS = frozenset(
     """no not never without none nothing nobody neither nor zero cannot refuse refused refuses refusing
     unable lack lacked lacking barely hardly scarcely""".split()
 )
+# negated subjects ("nobody", "no one") negate the whole clause, up to the next boundary
+_CLAUSE_NEGATORS = frozenset({"nobody", "nothing", "none", "neither", "noone"})
+CLAUSE_SCOPE = 12
 _BOUNDARY = frozenset({",", ";", ":", "(", ")", "but", "however", "although", "though", "yet", "except", "until"})
 
 IRREALIS = frozenset(
@@ -126,7 +129,10 @@ def tokenize(text: str) -> list[Token]:
             continue
         is_neg = lower in NEGATORS or lower.endswith("n't")
         out.append(Token(tok, lower, stem(lower), scope > 0 and not is_neg, True))
-        scope = NEGATION_SCOPE if is_neg else max(0, scope - 1)
+        if lower in _CLAUSE_NEGATORS or (lower == "one" and i > 0 and raw[i - 1].lower() == "no"):
+            scope = CLAUSE_SCOPE
+        else:
+            scope = NEGATION_SCOPE if is_neg else max(0, scope - 1)
         if lower == "free" and i > 0:  # "nut-free", "gluten free": the preceding word is negated
             for j in range(len(out) - 2, -1, -1):
                 if out[j].is_word:
@@ -257,7 +263,8 @@ THESAURUS: dict[str, tuple[str, ...]] = {
     "concern": (
         "concern", "concerned", "worry", "worried", "afraid", "fear", "scared", "scary", "nervous", "anxious",
         "careful", "beware", "caution", "cautious", "risk", "risky", "not risk", "danger", "dangerous", "wary",
-        "hesitant", "warning", "warn", "think twice", "avoid", "stay away", "staying away", "unsafe",
+        "hesitant", "warning", "warn", "think twice", "avoid", "stay away", "staying away", "unsafe", "not come",
+        "not go", "not eat",
     ),
     # sound (a second domain, so that non-food seeds get sensible cues too)
     "noise": ("noise", "noisy", "loud", "quiet", "sound", "music", "volume", "shout", "hear"),

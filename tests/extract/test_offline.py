@@ -200,6 +200,8 @@ def test_negation_scope_and_free_suffix() -> None:
     assert toks["nuts"] is True and toks["cake"] is False and toks["nut"] is True and toks["free"] is False
     toks2 = {t.lower: t.negated for t in tokenize("no problems at all with dinner tonight")}
     assert toks2["problems"] is True and toks2["tonight"] is False
+    toks3 = {t.lower: t.negated for t in tokenize("No one in our party had any reaction, even with my allergy")}
+    assert toks3["reaction"] is True and toks3["allergy"] is False  # a negated subject negates its clause
 
 
 def test_sentence_cues() -> None:
@@ -226,9 +228,13 @@ def test_labels_on_specific_language_phenomena() -> None:
         "My sister told me a customer had hives after the satay here because of his nut allergy.",
         "I broke out in hives from my shellfish allergy and had to take Benadryl.",
         "She had no reaction at all to the dish, my allergy was fine.",
+        "No one in our party had any reaction, even with my peanut allergy.",
+        "Do not come here with a nut allergy.",
     ])  # fmt: skip
-    assert [g["account_type"] for g in got] == ["none", "hypothetical", "secondhand", "firsthand", "none"]
-    assert [g["incident_severity"] for g in got] == ["none", "none", "moderate", "moderate", "none"]
+    assert [g["account_type"] for g in got] == [
+        "none", "hypothetical", "secondhand", "firsthand", "none", "none", "hypothetical",
+    ]  # fmt: skip
+    assert [g["incident_severity"] for g in got] == ["none", "none", "moderate", "moderate", "none", "none", "none"]
 
 
 # --- robustness (untrusted input) ------------------------------------------------------------------------------
@@ -303,8 +309,8 @@ TUNED_FLOOR = {
 HELD_OUT_FLOOR = {
     ("incident_severity", "none"): (1.0, 1.0), ("incident_severity", "mild"): (1.0, 1.0),
     ("incident_severity", "moderate"): (1.0, 1.0), ("incident_severity", "severe"): (1.0, 1.0),
-    ("account_type", "none"): (1.0, 0.83), ("account_type", "firsthand"): (1.0, 1.0),
-    ("account_type", "secondhand"): (1.0, 1.0), ("account_type", "hypothetical"): (0.66, 1.0),
+    ("account_type", "none"): (1.0, 1.0), ("account_type", "firsthand"): (1.0, 1.0),
+    ("account_type", "secondhand"): (1.0, 1.0), ("account_type", "hypothetical"): (1.0, 1.0),
     ("safety_interaction", "none"): (0.88, 0.88), ("safety_interaction", "positive"): (1.0, 1.0),
     ("safety_interaction", "negative"): (None, 0.0), ("safety_interaction", "betrayal"): (0.5, 1.0),
 }  # fmt: skip
