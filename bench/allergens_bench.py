@@ -124,9 +124,10 @@ def run(store: OntologyStore, labels: list[tuple[str, str]], naive: bool) -> tup
     for i in range(0, len(labels), BATCH):
         chunk = labels[i : i + BATCH]
         cached = store.ontology()
-        ontology = NaiveOntology(store, cached) if naive else cached
         rows = []
         for pid, text in chunk:
+            # the pipeline memoises resolutions per ontology object: a fresh naive view per label keeps it per-token
+            ontology = NaiveOntology(store, cached) if naive else cached
             t0 = time.perf_counter()
             res = check_label(text, PROFILE_ALL, ontology)  # type: ignore[arg-type]
             ms = (time.perf_counter() - t0) * 1000
@@ -154,11 +155,14 @@ def main(argv: list[str] | None = None) -> int:
         st = store.stats()
         print(f"store: SQLite, {st.ingredients} ingredients, {st.synonyms} synonyms, {st.risk_phrases} phrases; "
               f"input: {args.dev.name} ({len(set(t for _, t in labels))} distinct labels) replicated; profile ALL")  # fmt: skip
-        store.ontology()  # warm the cache
-        run(store, labels[:200], naive=False)  # warm the pipeline's own indexes
+        store.ontology()  # warm the store cache
+        distinct = list({t: (p, t) for p, t in labels}.values())
+        cold, _ = run(store, distinct, naive=False)  # first sight of every distinct label: pipeline memo cold
+        print(f"first pass over the {len(distinct)} distinct labels (pipeline memo cold): "
+              f"{len(distinct) / cold.total:,.0f} labels/s")  # fmt: skip
         fast, fast_res = run(store, labels[: args.labels], naive=False)
         naive, naive_res = run(store, labels[: args.naive_labels], naive=True)
-        audited = store.audit_count()
+        audited = store.audit_count() - len(distinct)
     same = fast_res[: args.naive_labels] == naive_res
     fast_rate = args.labels / fast.total
     naive_rate = args.naive_labels / naive.total
