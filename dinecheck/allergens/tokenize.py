@@ -50,7 +50,8 @@ HEADER_KEYS = frozenset(
 _PERCENT = regex.compile(r"[<>≤≥~]?\s*(?:min\.?\s*|max\.?\s*)?\d+(?:[.,]\d+)?\s*(?:%|percent\b|pct\b)", regex.V0)
 _EMPHASIS = regex.compile(r"[*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»]+|(?<!\w)_+|_+(?!\w)")
 _LEAD_WORDS = regex.compile(
-    r"^(?:(?:dont|including|incl\.?|inkl\.?|davon|of which|di cui|de los cuales|incluant|including the following)\s*:?\s+)+",
+    r"^(?:(?:dont|including|incl\.?|inkl\.?|davon|of which|di cui|de los cuales|incluant|including the following|with|"
+    r"avec|mit|con|from|aus)\s*:?\s+)+",
     regex.IGNORECASE,
 )
 _CONJ = regex.compile(
@@ -118,6 +119,14 @@ def e_number_base(key: str) -> str | None:
     return None
 
 
+def _starts_item(s: str, j: int) -> bool:
+    """Whether position ``j`` begins an item: only spaces between it and the text start or a separator/bracket."""
+    k = j - 1
+    while k >= 0 and s[k] == " ":
+        k -= 1
+    return k < 0 or s[k] in ",;:([{"
+
+
 def _is_sep(s: str, i: int) -> bool:
     c = s[i]
     if c in _HARD_SEPARATORS:
@@ -125,10 +134,11 @@ def _is_sep(s: str, i: int) -> bool:
     if c == "," or c == ".":
         before = s[i - 1] if i > 0 else " "
         after = s[i + 1] if i + 1 < len(s) else " "
-        return not (before.isdigit() and after.isdigit())
-    if c in "-–—" and 0 < i < len(s) - 1 and s[i - 1] == " " and s[i + 1] == " ":
-        return True
-    return False
+        if before.isdigit() and after.isdigit():
+            return False  # a decimal comma or point
+        # "…, L. acidophilus": a one-letter abbreviation starting an item is not a sentence end ("vitamin E." is)
+        return not (c == "." and before.isupper() and after == " " and _starts_item(s, i - 1))
+    return c in "-–—" and 0 < i < len(s) - 1 and s[i - 1] == " " and s[i + 1] == " "
 
 
 @dataclass
@@ -190,7 +200,8 @@ def _strip_span(s: str, start: int, end: int) -> tuple[int, int]:
 
 
 _EMPHASIS_CHARS = frozenset("*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»_")
-_LEAD_FIRST = frozenset({"dont", "including", "incl", "incl.", "inkl", "inkl.", "davon", "of", "di", "de", "incluant"})
+_LEAD_FIRST = frozenset({"dont", "including", "incl", "incl.", "inkl", "inkl.", "davon", "of", "di", "de", "incluant", "with",
+                         "avec", "mit", "con", "from", "aus"})  # fmt: skip
 
 
 def _clean(raw: str) -> str:

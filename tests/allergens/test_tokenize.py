@@ -74,7 +74,7 @@ def test_leading_of_which_words_and_notes() -> None:
     toks = tokenize("épices (dont CELERI), LAIT (origine France), Pfeffer* *aus biologischer Landwirtschaft")
     assert [(t.key, t.role) for t in toks] == [
         ("epices", "ingredient"), ("celeri", "ingredient"), ("lait", "ingredient"), ("origine france", "note"),
-        ("pfeffer", "ingredient"), ("aus biologischer landwirtschaft", "note"),
+        ("pfeffer", "ingredient"), ("biologischer landwirtschaft", "note"),
     ]  # fmt: skip
 
 
@@ -99,3 +99,10 @@ def test_deep_nesting_and_long_inputs_are_linear_and_do_not_crash() -> None:
     long = ", ".join(["sugar"] * 10000)
     assert len(tokenize(long)) == 10000
     assert keys("a" * 50_000 + " e 1" + "_" * 40_000) != []
+
+
+def test_one_letter_abbreviations_and_leading_with_from() -> None:
+    assert keys("cultures: S. thermophilus, L. acidophilus. Salt, vitamin E. Sugar") == [
+        "cultures", "s. thermophilus", "l. acidophilus", "salt", "vitamin e", "sugar",
+    ]  # fmt: skip
+    assert keys("lactose (from milk), wheat flour (with calcium)") == ["lactose", "milk", "wheat flour", "calcium"]
