@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from dinecheck.extract.base import Evidence, ExtractionResult, ExtractionStats, FieldSpec, ReviewInput
 from dinecheck.extract.offline_cues import MAX_TEXT_CHARS, Sentence, split_sentences
-from dinecheck.extract.offline_rules import Concept, FieldRule, Rules, ValueRule, compile_rules
+from dinecheck.extract.offline_rules import Concept, FieldRule, Perspective, Rules, ValueRule, compile_rules
 
 WINDOW = 2
 _MAX_CACHED_RULES = 32
@@ -116,7 +116,10 @@ def _alt_words(concepts: Iterable[Concept]) -> set[str]:
     return {w for c in concepts for a in c.alts for w in a.words}
 
 
-def _perspective_kind(m: _Matcher, i: int) -> str:
+_EVENT_KINDS: tuple[Perspective, ...] = ("self", "reported")
+
+
+def _perspective_kind(m: _Matcher, i: int) -> Perspective:
     s = m.s[i]
     if s.reported or (s.third_party and not s.first_person):
         return "reported"
@@ -139,8 +142,8 @@ def _fire_perspective(f: FieldRule, rules: Rules, all_fires: dict[str, list[_Fir
         events.update(i for i, s in enumerate(m.s) if not s.irrealis and m.domain_at[i] and m.near(f.topic, i, 0))
     if events:
         kinds = {i: _perspective_kind(m, i) for i in sorted(events)}
-        for kind in ("self", "reported"):
-            v = f.value(kind)  # type: ignore[arg-type]
+        for kind in _EVENT_KINDS:
+            v = f.value(kind)
             hits = tuple(i for i, k in kinds.items() if k == kind)
             if v is not None and hits:
                 return _Fire(v, len(hits), hits, hits[0])

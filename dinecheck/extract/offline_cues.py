@@ -36,6 +36,7 @@ STOPWORDS = frozenset(
     these those any some still had has have having do does did done e g eg ie i e such like also etc very really just
     described describe mention mentioned mentions mentioning related regarding concerning reported who whom which what
     when where there their them they he she his her him i me my we our us you your someone something else other
+    actual actually real
     than then so than need needed needs get got make made while via per one ones own through during after before
     into onto over under up down out off all both each either more most much many few less least""".split()
 )

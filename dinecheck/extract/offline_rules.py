@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from dinecheck.extract.base import FieldSpec
@@ -184,7 +184,8 @@ class ValueRule:
 
     @property
     def concepts(self) -> tuple[Concept, ...]:
-        out = [c for cl in self.clauses for c in cl.concepts] + list(self.examples)
+        """Every concept of the value (the examples are part of the first clause) plus its name."""
+        out = [c for cl in self.clauses for c in cl.concepts]
         if self.name_concept:
             out.append(self.name_concept)
         return tuple(out)
@@ -255,7 +256,7 @@ def _compile_value(name: str, index: int, description: str) -> ValueRule:
         cs = _content_concepts(present)
         if cs:
             clauses.append(Clause(tuple(cs)))
-        absent.extend(c for c in _content_concepts(missing) if c.key != "actual")
+        absent.extend(_content_concepts(missing))
     if examples and clauses:  # the examples illustrate the first clause
         clauses[0] = Clause(clauses[0].concepts + tuple(examples))
     elif examples:
@@ -287,7 +288,7 @@ def compile_field(spec: FieldSpec) -> FieldRule:
     kinds = {v.perspective for v in values if v.perspective}
     is_persp = len(kinds) >= 2
     if not is_persp:
-        values = [_replace(v, perspective=None) for v in values]
+        values = [replace(v, perspective=None) for v in values]
     topic_ids = {c.ident for c in topic}
     final: list[ValueRule] = []
     for v in values:
@@ -295,14 +296,8 @@ def compile_field(spec: FieldSpec) -> FieldRule:
         distinct = tuple(
             dict.fromkeys(c for c in v.concepts if c.ident not in topic_ids and c.ident not in others).keys()
         )
-        final.append(_replace(v, distinctive=distinct))
+        final.append(replace(v, distinctive=distinct))
     return FieldRule(spec.name, null, tuple(topic), tuple(final), is_persp)
-
-
-def _replace(v: ValueRule, **kw: object) -> ValueRule:
-    from dataclasses import replace
-
-    return replace(v, **kw)
 
 
 def compile_rules(specs: Sequence[FieldSpec]) -> Rules:
