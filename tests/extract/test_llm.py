@@ -123,6 +123,17 @@ def test_clean_run_matches_recorded_labels_with_temperature_zero_and_json_schema
         assert all(e.verified and e.quote for e in r.evidence.values())
 
 
+def test_clean_run_equals_the_replay_extractor(fake, fields, reviews, g1a):
+    from dinecheck.extract.replay import ReplayExtractor
+
+    replay = ReplayExtractor(g1a / "recorded_extractions.jsonl")
+    expected = replay.extract(fields, reviews)
+    _, res = run(config(fake, batch_size=7), fields, reviews)
+    assert [(r.business_id, r.review_id, r.status, r.values) for r in res] == [
+        (r.business_id, r.review_id, r.status, r.values) for r in expected
+    ]
+
+
 def test_identical_labels_despite_injected_faults(fake, fields, reviews, recorded, tmp_path):
     pos = positives(recorded, reviews)
     fake.control(
