@@ -20,10 +20,12 @@ import typer
 
 from dinecheck.allergens.audit import AuditRow, CheckedLabel, check_and_audit, parse_since
 from dinecheck.allergens.off_import import ATTRIBUTION, import_taxonomy, read_taxonomy_file
+from dinecheck.allergens.ontology import Ontology
 from dinecheck.allergens.pipeline import parse_profile
+from dinecheck.allergens.tokenize import MAX_LABEL_CHARS
 from dinecheck.allergens.store import OntologyStore, open_store
 from dinecheck.cli.common import echo_json
-from dinecheck.errors import DataError
+from dinecheck.errors import DataError, DinecheckError
 
 app = typer.Typer(help="Check packaged-food ingredient labels for allergens; manage the allergen ontology store.",
                   no_args_is_help=True)  # fmt: skip
@@ -47,6 +49,7 @@ AUDIT_BATCH = 1000
 class LabelInput:
     id: str | None
     text: str
+    where: str  # "file:line" or "TEXT": named in errors
 
 
 def parse_label_lines(lines: Iterable[str], source: str) -> list[LabelInput]:
@@ -73,7 +76,9 @@ def parse_label_lines(lines: Iterable[str], source: str) -> list[LabelInput]:
         raw_id = obj.get("id")
         if raw_id is not None and (isinstance(raw_id, bool) or not isinstance(raw_id, str | int)):
             raise DataError(f"\"id\" must be a string or an integer, got {type(raw_id).__name__}", loc)
-        labels.append(LabelInput(None if raw_id is None else str(raw_id), text))
+        if len(text) > MAX_LABEL_CHARS:
+            raise DataError(f"\"ingredients_text\" is {len(text)} characters; the limit is {MAX_LABEL_CHARS}", loc)
+        labels.append(LabelInput(None if raw_id is None else str(raw_id), text, loc))
     return labels
 
 
@@ -131,12 +136,19 @@ def _emit(checked: CheckedLabel, label_id: str | None, as_json: bool) -> None:
 # ------------------------------------------------------------------------------------------------ commands
 
 
+def _check_one(lab: LabelInput, profile: tuple[str, ...], ontology: Ontology) -> CheckedLabel:
+    try:
+        return check_and_audit(lab.text, profile, ontology, lab.id)
+    except DinecheckError as err:  # name the input line, keep the pipeline's reason
+        raise type(err)(f"{err.location + ': ' if err.location else ''}{err.reason}", lab.where) from None
+
+
 def _run_checks(store: OntologyStore, labels: list[LabelInput], profile: tuple[str, ...], as_json: bool) -> None:
     """Check in chunks: results of a chunk are audited (one transaction) before they are printed."""
     for start in range(0, len(labels), AUDIT_BATCH):
         chunk = labels[start : start + AUDIT_BATCH]
         ontology = store.ontology()
-        done = [check_and_audit(lab.text, profile, ontology, lab.id) for lab in chunk]
+        done = [_check_one(lab, profile, ontology) for lab in chunk]
         store.write_audit([c.audit for c in done])
         for lab, c in zip(chunk, done, strict=True):
             _emit(c, lab.id, as_json)
@@ -162,7 +174,9 @@ def check(
         raise DataError("give either the label TEXT or --input FILE (not both)", "allergens check")
     if input_file is not None and label_id is not None:
         raise DataError("--id applies to a single TEXT; batch lines carry their own \"id\"", "--id")
-    labels = _load_labels(input_file) if input_file is not None else [LabelInput(label_id, text or "")]
+    if text is not None and len(text) > MAX_LABEL_CHARS:
+        raise DataError(f"the label is {len(text)} characters; the limit is {MAX_LABEL_CHARS}", "TEXT")
+    labels = _load_labels(input_file) if input_file is not None else [LabelInput(label_id, text or "", "TEXT")]
     with open_store(db) as store:
         _run_checks(store, labels, profile, as_json)
 

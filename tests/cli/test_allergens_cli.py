@@ -107,6 +107,10 @@ def test_batch_from_stdin(cli, db: str, monkeypatch: pytest.MonkeyPatch) -> None
         (['{"id": "a"}'], "in.jsonl:1: missing \"ingredients_text\""),
         (['{"id": "a", "ingredients_text": null}'], "in.jsonl:1: \"ingredients_text\" must be a string, got NoneType"),
         (['{"id": true, "ingredients_text": "x"}'], "in.jsonl:1: \"id\" must be a string or an integer, got bool"),
+        (["{}", json.dumps({"id": "big", "ingredients_text": "salt, " * 20_000})],
+         "in.jsonl:1: missing \"ingredients_text\""),
+        ([json.dumps({"id": "big", "ingredients_text": "salt, " * 20_000})],
+         "in.jsonl:1: \"ingredients_text\" is 120000 characters; the limit is 100000"),
     ],
 )  # fmt: skip
 def test_a_bad_batch_line_is_exit_2_naming_the_line_and_checks_nothing(cli, db: str, tmp_path: Path, lines, message):
@@ -124,6 +128,7 @@ def test_a_bad_batch_line_is_exit_2_naming_the_line_and_checks_nothing(cli, db: 
         ([], "error: allergens check: give either the label TEXT or --input FILE (not both)\n"),
         (["--input", "/nonexistent/in.jsonl"], "error: /nonexistent/in.jsonl: no such file\n"),
         (["x", "-a", "NUTS"], None),
+        (["salt, " * 20_000], "error: TEXT: the label is 120000 characters; the limit is 100000\n"),
     ],
 )  # fmt: skip
 def test_usage_errors_exit_2(cli, db: str, args: list[str], err: str | None) -> None:
@@ -142,16 +147,16 @@ def test_usage_errors_exit_2(cli, db: str, args: list[str], err: str | None) -> 
 
 
 def test_a_new_synonym_is_used_by_the_next_check(cli, db: str) -> None:
-    before = json.loads(cli("allergens", "check", "kadalai", "-a", "PEANUT", "--db", db, "--json").out)
-    assert before["verdict"] == "VERIFY" and before["unmatched"] == ["kadalai"]
-    r = cli("allergens", "synonym", "add", "kadalai", "--canonical", "peanut", "--lang", "ta", "--region", "IN",
+    before = json.loads(cli("allergens", "check", "zzgoober", "-a", "PEANUT", "--db", db, "--json").out)
+    assert before["verdict"] == "VERIFY" and before["unmatched"] == ["zzgoober"]
+    r = cli("allergens", "synonym", "add", "zzgoober", "--canonical", "peanut", "--lang", "en", "--region", "US",
             "--type", "REGIONAL", "--db", db)  # fmt: skip
     assert r.code == 0, r
-    assert r.out.startswith("added 'kadalai' → peanut (ta, IN, REGIONAL); ontology version ")
-    after = json.loads(cli("allergens", "check", "kadalai", "-a", "PEANUT", "--db", db, "--json").out)
+    assert r.out.startswith("added 'zzgoober' → peanut (en, US, REGIONAL); ontology version ")
+    after = json.loads(cli("allergens", "check", "zzgoober", "-a", "PEANUT", "--db", db, "--json").out)
     assert after["verdict"] == "AVOID"
-    assert after["allergens"] == [{"code": "PEANUT", "level": "DEFINITE", "source": "ingredient", "token": "kadalai",
-                                   "span": [0, 7]}]  # fmt: skip
+    assert after["allergens"] == [{"code": "PEANUT", "level": "DEFINITE", "source": "ingredient", "token": "zzgoober",
+                                   "span": [0, 8]}]  # fmt: skip
 
 
 def test_synonym_add_json(cli, db: str) -> None:
@@ -163,7 +168,7 @@ def test_synonym_add_json(cli, db: str) -> None:
 
 
 def test_synonym_add_with_an_unknown_canonical_suggests_close_matches(cli, db: str) -> None:
-    r = cli("allergens", "synonym", "add", "kadalai", "--canonical", "peanutt", "--db", db)
+    r = cli("allergens", "synonym", "add", "zzgoober", "--canonical", "peanutt", "--db", db)
     assert r.code == 2 and r.out == ""
     assert r.err.startswith("error: --canonical: no canonical ingredient named 'peanutt'; close matches: peanut")
 

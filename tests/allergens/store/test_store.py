@@ -130,7 +130,7 @@ def test_reopening_does_not_reseed(store_url: str, data_dir: Path) -> None:
 
 def test_changed_data_files_reseed_and_keep_user_synonyms(store_url: str, data_dir: Path) -> None:
     with open_store(store_url, data_dir=data_dir) as s:
-        s.add_synonym("kadalai", "peanut", lang="ta", region="IN", type="REGIONAL")
+        s.add_synonym("verkadalai", "peanut", lang="ta", region="IN", type="REGIONAL")
         v = s.version()
     changed = [*INGREDIENTS, {"id": "salt", "names": {"en": ["salt"]}}]
     write_data_dir(data_dir, changed)
@@ -138,7 +138,7 @@ def test_changed_data_files_reseed_and_keep_user_synonyms(store_url: str, data_d
         assert s.version() == v + 1
         ont = s.ontology()
         assert "salt" in ont.ingredients
-        assert [x.canonical_id for x in ont.lookup("kadalai")] == ["peanut"]
+        assert [x.canonical_id for x in ont.lookup("verkadalai")] == ["peanut"]
         assert s.stats().synonyms_by_source["USER"] == 1
 
 
