@@ -152,16 +152,16 @@ def import_yelp(
     if max_reviews is not None and max_reviews < 0:
         raise DataError("must be at least 0", "--max-reviews")
     out_dir = Path(out)
+    for p in (business, review, user):
+        if not Path(p).is_file():
+            raise DataError("no such file", str(p))
+    if (out_dir / "social.json").exists():
+        raise DataError("holds a social.json that would not match the imported reviewers; remove it or choose "
+                        "another --out", str(out_dir))
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DataError(f"cannot create the output directory ({exc.strerror})", str(out_dir)) from None
-    if (out_dir / "social.json").exists():
-        raise DataError("holds a social.json that would not match the imported reviewers; remove it or choose "
-                        "another --out", str(out_dir))
-    for p in (business, review, user):
-        if not Path(p).is_file():
-            raise DataError("no such file", str(p))
     report = ImportReport()
     want_city = city.strip().lower() if city else None
     want_cats = {c.strip().lower() for c in categories if c.strip()}

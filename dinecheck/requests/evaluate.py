@@ -47,6 +47,19 @@ class NodeResult:
             stack.extend(reversed(cur.children))
         return out
 
+    def leaves_holding(self) -> int:
+        """How many leaf conditions pull towards a match: +1 under an even number of NOTs, -1 under an odd number."""
+        count = 0
+        stack: list[tuple[NodeResult, int]] = [(self, 1)]
+        while stack:
+            cur, sign = stack.pop()
+            if cur.outcome is not None:
+                count += cur.value * sign == 1
+                continue
+            child_sign = -sign if cur.op == "NOT" else sign
+            stack.extend((c, child_sign) for c in cur.children)
+        return count
+
     def to_dict(self) -> dict[str, Any]:
         if self.op is not None:
             return {"pointer": self.pointer, "op": self.op, "value": self.value,
@@ -58,7 +71,8 @@ class NodeResult:
 
 @dataclass(frozen=True)
 class RankedRestaurant:
-    """A restaurant with its root value and how many leaf conditions hold (for ``match --all``)."""
+    """A restaurant with its root value and how many leaf conditions hold (for ``match --all``); a leaf under NOT
+    holds when it is -1."""
 
     restaurant: Restaurant
     value: int
@@ -178,7 +192,6 @@ class Engine:
         out = []
         for r in self.dataset.restaurants:
             tree = self.explain(request, r)
-            leaves = tree.leaves()
-            out.append(RankedRestaurant(r, tree.value, sum(1 for x in leaves if x.value == 1), len(leaves), tree))
+            out.append(RankedRestaurant(r, tree.value, tree.leaves_holding(), len(tree.leaves()), tree))
         out.sort(key=lambda x: (-x.value, -x.leaves_true, x.restaurant.index))
         return out

@@ -80,7 +80,7 @@ def test_explain_tree_and_rank(build) -> None:
                  "evidence": {"path": ["attributes", "B"], "value": "False"}}]}]}
     ranked = engine.rank(req)
     assert [(x.restaurant.business_id, x.value, x.leaves_true, x.n_leaves) for x in ranked] == [
-        ("x", 1, 1, 2), ("z", 0, 0, 2), ("y", -1, 2, 2)]
+        ("x", 1, 2, 2), ("z", 0, 0, 2), ("y", -1, 1, 2)]  # a leaf under NOT holds when it is -1
 
 
 def test_catastrophic_regex_is_a_clear_error(build) -> None:
