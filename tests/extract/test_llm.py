@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dinecheck.errors import BudgetExceeded, ExtractionError
 from dinecheck.extract.base import FieldSpec, ReviewInput
@@ -326,3 +328,22 @@ def test_progress_bar_runs(fake, fields, reviews, capsys):
     assert len(res) == 4
     err = capsys.readouterr().err
     assert "4/4" in err and "calls 4" in err
+
+
+# -- property: any batching / concurrency / subset gives the recorded labels with the expected number of calls ----
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    batch_size=st.integers(1, 12),
+    concurrency=st.integers(1, 8),
+    start=st.integers(0, 240),
+    length=st.integers(0, 40),
+)
+def test_batching_and_concurrency_never_change_labels(server, fields, reviews, recorded, batch_size, concurrency, start, length):
+    subset = reviews[start : start + length]
+    server.control(reset=True, latency=0.0, reject_json_schema=False)
+    ex, res = run(LLMConfig(base_url=server.base_url, model="m", batch_size=batch_size, concurrency=concurrency,
+                            use_cache=False), fields, subset)
+    assert [r.review_id for r in res] == [r.review_id for r in subset]
+    assert labels(res) == {r.review_id: recorded[r.review_id] for r in subset}
+    assert ex.stats.calls == -(-len(subset) // batch_size)
+    assert max(server.stats()["batch_sizes"], default=0) <= batch_size
