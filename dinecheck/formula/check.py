@@ -297,7 +297,7 @@ class _Checker:
         if "op" not in step:
             self.error(pointer(*base, "op"), "missing required key 'op'")
             return
-        if op not in STEP_MODELS:
+        if not isinstance(op, str) or op not in STEP_MODELS:
             self.error(pointer(*base, "op"), f"unknown op {op!r}{_suggest(str(op), STEP_MODELS)}; expected one of {', '.join(STEP_MODELS)}")
             return
         model = STEP_MODELS[op]

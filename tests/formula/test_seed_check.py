@@ -286,3 +286,47 @@ def test_hostile_seed_files(tmp_path) -> None:
 def test_20mb_string_in_a_seed_given_as_data() -> None:
     problems = run_check(_set("compute/5/expr", "'" + "x" * (20 * 1024 * 1024) + "'"))
     assert problems == [("error", "/compute/5/expr", "String should have at most 10000 characters")]
+
+
+# ---------------------------------------------------------------------------------------------------------- fuzzing
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from(
+        ["", "N", "W", "HURT", "$HURT", "meta.year", "extraction.who", "mild", "< 2", "N +", "count", "else", "in", ">="]
+    ),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(
+        st.sampled_from(["name", "op", "expr", "where", "rules", "when", "then", "else", "in", "source", "table", "x"]),
+        children, max_size=3,
+    ),
+    max_leaves=8,
+)  # fmt: skip
+
+
+def _paths(obj: Any, prefix: tuple = ()) -> list[tuple]:
+    out = [prefix]
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+@settings(max_examples=250, deadline=None)
+@given(st.data())
+def test_check_never_crashes_on_mutated_seeds(data: st.DataObject) -> None:
+    seed = base_seed()
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(_paths(seed)[1:]))
+        cur: Any = seed
+        for p in path[:-1]:
+            cur = cur[p]
+        cur[path[-1]] = data.draw(_json)
+    result = check_seed(seed)
+    assert all(isinstance(p, Problem) and p.reason for p in result.problems)
+    if result.ok:
+        compile_seed(seed)  # a seed that passes the check must compile
