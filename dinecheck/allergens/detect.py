@@ -3,6 +3,9 @@
 * A matched token contributes every allergen of every canonical ingredient its key names, through compound
   expansion (:meth:`Ontology.allergen_paths`: a part's DEFINITE becomes DERIVED for the compound), with the path
   ``token → canonical → compound part(s) → allergen``.
+* A token that did not resolve contributes, at POSSIBLE level at most (source ``"unknown"``), the allergens of the
+  whole-word n-grams inside it that resolve (:func:`~dinecheck.allergens.normalize.word_hints`); it is unknown, so
+  the label is VERIFY anyway — the finding says which allergen the unknown text may carry.
 * A risk phrase contributes its level for the allergens its list names; a generic phrase (no allergen named, or an
   item it could not resolve) contributes its level for EVERY profile allergen.
 * Only profile allergens are reported; per allergen the finding with the highest level is kept (DEFINITE > DERIVED >
@@ -14,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from dinecheck.allergens.normalize import Resolution
+from dinecheck.allergens.normalize import Resolution, word_hints
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
 from dinecheck.allergens.phrases import PhraseHit
 
@@ -42,6 +45,9 @@ def ingredient_findings(resolutions: Iterable[Resolution], profile: Collection[s
     out: list[Finding] = []
     for res in resolutions:
         tok = res.token
+        if not res.matched and res.rule != "note":
+            out.extend(_hint_findings(res, profile, ontology))
+            continue
         for syn in res.synonyms:
             for path in ontology.allergen_paths(syn.canonical_id):
                 if path.code not in profile:
@@ -51,6 +57,23 @@ def ingredient_findings(resolutions: Iterable[Resolution], profile: Collection[s
                 out.append(Finding(
                     path.code, path.level, "ingredient", tok.text, tok.span, (syn.text, *path.path, path.code),
                     f"{path.code} {path.level.value}: {tok.text!r} is {syn.text!r}{via} → {chain}",
+                ))  # fmt: skip
+    return out
+
+
+def _hint_findings(res: Resolution, profile: Collection[str], ontology: Ontology) -> list[Finding]:
+    tok = res.token
+    out: list[Finding] = []
+    for gram, syns in word_hints(tok.key, ontology):
+        for syn in syns:
+            for path in ontology.allergen_paths(syn.canonical_id):
+                if path.code not in profile:
+                    continue
+                level = path.level if path.level.rank < RiskLevel.POSSIBLE.rank else RiskLevel.POSSIBLE
+                out.append(Finding(
+                    path.code, level, "unknown", tok.text, tok.span, (gram, *path.path, path.code),
+                    f"{path.code} {level.value}: the unknown ingredient {tok.text!r} contains the word(s) {gram!r} "
+                    f"→ {' → '.join(path.path)}",
                 ))  # fmt: skip
     return out
 

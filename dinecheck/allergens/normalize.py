@@ -9,11 +9,19 @@ rewrite the key, and the rewrite only counts if the result is itself an exact on
    only when ``e150d`` itself is not an entry).
 2. ``article``: one leading article/partitive is dropped (``des oeufs`` → ``oeufs``, ``d'orge`` → ``orge``,
    ``the almonds`` → ``almonds``).
-3. ``inflection``: a plural/inflection ending of the last word (or, for French/Italian/Spanish "X de Y" names, the
+3. ``qualifier``: an "organic"/"bio" qualifier is dropped (``organic sesame oil`` → ``sesame oil``, ``lait bio`` →
+   ``lait``); it says how a thing was farmed, never what it is.
+4. ``inflection``: a plural/inflection ending of the last word (or, for French/Italian/Spanish "X de Y" names, the
    first word) is removed or replaced (``-s``, ``-es``, ``-ies→-y``, ``-x``, ``-n``, ``-en``, ``-e``, ``-er``, ``-i→-o``,
    ``-i→-e``, ``-e→-a``).
 
 When one key names several canonical ingredients, all of them are kept (their allergens are all reported).
+
+:func:`word_hints` looks inside a token that did NOT resolve: its whole-word n-grams (longest first, non-overlapping,
+each resolved exactly as above) that name known ingredients. Detection reports allergens found this way at POSSIBLE
+level only (source ``"unknown"``): the token is unknown, so the label is VERIFY anyway, and the hint says why it may
+matter ("ROASTED PEANUTS SUGAR" with a missing comma → PEANUT possible). A word is never matched inside another word
+("buckwheat" contains no word "wheat").
 """
 
 from __future__ import annotations
@@ -29,6 +37,10 @@ _ARTICLES = (
     "die ", "das ", "den ", "dem ", "von ", "el ", "los ", "las ", "del ", "di ", "il ", "lo ", "gli ", "dei ", "degli ",
     "delle ", "della ", "dello ", "dall'", "dell'",
 )  # fmt: skip
+
+_QUALIFIER_PREFIXES = ("certified organic ", "organic ", "organically grown ", "bio ", "biological ")
+_QUALIFIER_SUFFIXES = (" bio", " biologique", " biologiques", " organic", " biologico", " biologica", " biologici",
+                       " ecologico", " ecologica", " ecologicos", " ecologicas", " biologisch")  # fmt: skip
 
 # (suffix to remove, replacement) tried in order on one word; the word must keep at least 3 letters
 _INFLECTIONS = (
@@ -74,6 +86,15 @@ def _variants(key: str) -> Iterable[tuple[str, str]]:
             stems.append(stripped)
             yield stripped, "article"
             break
+    for stem in list(stems):
+        for q in _QUALIFIER_PREFIXES:
+            if stem.startswith(q) and len(stem) > len(q) + 1:
+                stems.append(stem[len(q) :])
+                yield stem[len(q) :], "qualifier"
+        for q in _QUALIFIER_SUFFIXES:
+            if stem.endswith(q) and len(stem) > len(q) + 1:
+                stems.append(stem[: -len(q)])
+                yield stem[: -len(q)], "qualifier"
     for stem in stems:
         words = stem.split(" ")
         for w in _inflected(words[-1]):
@@ -132,4 +153,25 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
             continue
         syns, key, rule = resolve_key(tok.key, ontology)
         out.append(Resolution(tok, syns, key, rule))
+    return tuple(out)
+
+
+MAX_HINT_WORDS = 8
+
+
+def word_hints(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[Synonym, ...]], ...]:
+    """Whole-word n-grams of an unresolved key that resolve exactly, longest first and non-overlapping."""
+    words = key.split(" ")[:MAX_HINT_WORDS]
+    covered = [False] * len(words)
+    out: list[tuple[str, tuple[Synonym, ...]]] = []
+    for size in range(len(words) - 1 if len(words) == len(key.split(" ")) else len(words), 0, -1):
+        for i in range(len(words) - size + 1):
+            if any(covered[i : i + size]):
+                continue
+            gram = " ".join(words[i : i + size])
+            syns, _k, _rule = resolve_key(gram, ontology)
+            if syns:
+                out.append((gram, syns))
+                for j in range(i, i + size):
+                    covered[j] = True
     return tuple(out)

@@ -208,8 +208,8 @@ def _clean(raw: str) -> str:
     text = raw
     if "%" in text or "percent" in text or "pct" in text:
         text = _PERCENT.sub(" ", text, timeout=_TIMEOUT)
-    if not _EMPHASIS_CHARS.isdisjoint(text):
-        text = _EMPHASIS.sub(" ", text, timeout=_TIMEOUT)
+    if not _EMPHASIS_CHARS.isdisjoint(text):  # marks vanish without a trace: "d'_orge_" → "d'orge"
+        text = _EMPHASIS.sub("", text, timeout=_TIMEOUT)
     text = text.strip(" \t:.-–'\"")
     first = text.split(" ", 1)[0].lower()
     if first in _LEAD_FIRST or first.rstrip(":") in _LEAD_FIRST:

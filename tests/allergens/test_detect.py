@@ -83,3 +83,10 @@ def test_contains_milk_makes_milk_definite_without_any_milk_token(onto) -> None:
 def test_possible_level_from_data_is_kept(onto) -> None:
     [f] = run("emulsifier: E322", ["SOY"], onto)
     assert (f.level, f.token) == (RiskLevel.POSSIBLE, "E322")
+
+
+def test_words_inside_an_unknown_token_give_possible_hints_only(onto) -> None:
+    [f] = run("ROASTED PEANUTS SUGAR", ["PEANUT"], onto)
+    assert (f.code, f.level, f.source, f.path) == ("PEANUT", RiskLevel.POSSIBLE, "unknown", ("peanuts", "peanut", "PEANUT"))
+    assert run("buckwheat groats", ["WHEAT", "GLUTEN"], onto) == ()
+    assert run("nutmeg butter blend", ["TREE_NUTS"], onto) == ()

@@ -76,3 +76,18 @@ def test_normalize_keeps_notes_unresolved_and_reports_each_token(onto) -> None:
     assert [(r.token.key, r.canonical_ids, r.rule, r.matched) for r in res] == [
         ("milk", ("milk",), "exact", True), ("origine france", (), "note", False), ("seasoning", (), None, False),
     ]  # fmt: skip
+
+
+def test_organic_and_bio_qualifiers_are_dropped_only_onto_exact_entries(onto) -> None:
+    assert ids("organic peanut oil", onto) == (("peanut_oil",), "qualifier")
+    assert ids("lait bio", onto) == (("milk",), "qualifier")
+    assert ids("organic gizmo", onto) == ((), None)
+
+
+def test_word_hints_are_whole_words_longest_first(onto) -> None:
+    from dinecheck.allergens.normalize import word_hints
+
+    assert [g for g, _ in word_hints("roasted peanuts sugar", onto)] == ["peanuts", "sugar"]
+    assert [g for g, _ in word_hints("crunchy peanut oil blend", onto)] == ["peanut oil"]
+    assert [(g, [s.canonical_id for s in syns]) for g, syns in word_hints("buckwheat groats", onto)] == [("buckwheat", ["buckwheat"])]
+    assert word_hints("peanutbutter", onto) == ()
