@@ -325,7 +325,9 @@ class ChatClient:
         finally:
             self._release(est, reply)
 
-    def _complete(self, messages, schema, schema_name, strict, max_tokens) -> ChatReply:  # type: ignore[no-untyped-def]
+    def _complete(
+        self, messages: list[dict[str, str]], schema: dict[str, Any] | None, schema_name: str, strict: bool, max_tokens: int
+    ) -> ChatReply:
         attempt = 0
         is_retry = False
         last = "no attempt made"

@@ -190,3 +190,13 @@ def test_bad_seed_is_exit_2(cli, g1a, tmp_path):
     r = cli("seed", "extract", seed, "--data", g1a)
     assert r.code == 2 and r.out == ""
     assert r.err.startswith(f"error: {seed}: ") and len(r.err.splitlines()) == 1
+
+
+def test_seed_run_reuses_the_cache_filled_by_seed_extract(cli, g1a, fake, tmp_path):
+    first = extract(cli, g1a, "--json", *llm_args(fake, tmp_path, "--batch-size", "10"))
+    assert first.code == 0
+    asked = fake.stats()["requests"]
+    assert asked == 26
+    run = cli("seed", "run", g1a / "g1a_v2_seed.json", "--data", g1a, "--json", *llm_args(fake, tmp_path))
+    assert run.code == 0, run
+    assert fake.stats()["requests"] == asked  # zero calls: same prompt inputs, same cache keys
