@@ -22,7 +22,9 @@ sentence (``.``/``!``/``?``/new line, a closing bracket it is inside of) or the 
 * Statements of absence or suitability — "free from X", "X free", "glutenfrei", "sans/senza/sin/ohne/without X",
   "suitable for …" — are NOT risk phrases: they are masked (so the "gluten" of "gluten free" is not an ingredient) and
   reported in ``claims``, never as an allergen, and they never make a label SAFE: the rest of the label decides.
-* List introducers ("contains 2% or less of:", "contains less than 1% of the following") are masked silently.
+* List introducers ("contains 2% or less of:", "contains less than 1% of the following") and allergen boilerplate
+  ("Allergy advice: for allergens, including cereals containing gluten, see ingredients in bold", "Allergènes : voir
+  les ingrédients en gras") are masked silently: they state no allergen of the product.
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ _INTRO = regex.compile(
     r"(?:contains|contain)(?: only)? (?:(?:less than )?\d+(?:[.,]\d+)? ?(?:%|percent)(?: or less)? of"
     r"|one or more of the following|less than \d+(?:[.,]\d+)? ?(?:%|percent) of)(?: the following)?"
     r"|contient moins de \d+(?:[.,]\d+)? ?% de|enthalt weniger als \d+(?:[.,]\d+)? ?% "
+    r"|(?:allergy advice|allergy information|allergen information|allergens|allergenes|allergene|allergeni|alergenos)"
+    r" ?:? ?(?:for allergens,? )?(?:including [^.\n]{0,80}?)?(?:see|voir|siehe|ver|vedi) [^.\n]{0,80}"
+    r"|for allergens,? (?:including [^.\n]{0,80}?)?see [^.\n]{0,80}"
 )
 _ITEM_SPLIT = regex.compile(
     r"[,;/()\[\]:]|\s(?:and|et|und|y|e|ou|or|as well as|sowie|oder|o|and other|et autres|&)\s|&"
@@ -252,7 +257,7 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
                 j = t.find(pat.tail, j + 1, limit)
             if j != -1:
                 out.append(_Cand(s, j + len(pat.tail), e, j, "risk", pat.phrase))
-    for m in _INTRO.finditer(t, timeout=_TIMEOUT) if "conten" in t or "contain" in t or "enthalt" in t else ():
+    for m in _INTRO.finditer(t, timeout=_TIMEOUT) if "conten" in t or "contain" in t or "enthalt" in t or "allerg" in t or "alerg" in t else ():
         if _bounded(t, m.start(), m.end()):
             out.append(_Cand(m.start(), m.end(), m.end(), m.end(), "intro", None))
     for m in _ABSENCE_SUFFIX.finditer(t, timeout=_TIMEOUT) if "free" in t or "frei" in t else ():

@@ -112,3 +112,13 @@ def test_shipped_phrase_file_covers_five_languages_and_every_type() -> None:
     assert all(RiskLevel(r["level"]) for r in rows)
     shipped = load_data_dir()
     assert len(shipped.risk_phrases) == len(rows)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Allergy advice: for allergens, including cereals containing gluten, see ingredients in bold",
+     "Allergènes : voir les ingrédients en gras", "contains 2% or less of", "Contains less than 1% of the following"],
+)
+def test_boilerplate_and_list_introducers_are_masked_silently(text: str, onto) -> None:
+    scan = find_phrases(text, onto)
+    assert (scan.hits, scan.claims, scan.masks) == ((), (), ((0, len(text)),))
