@@ -191,3 +191,36 @@ def test_runtime_fault_is_one_line_exit_2(cli, tmp_path) -> None:
     r = cli("seed", "eval", sp, "--extracted", data)
     assert (r.code, r.out) == (2, "")
     assert r.err == "error: step R (/compute/1), restaurant b9: division by zero (1 / 0)\n"
+
+
+def test_run_with_an_invalid_seed_reads_nothing_and_exits_2(cli, g1a, tmp_path) -> None:
+    seed = json.loads((g1a / "g1a_v2_seed.json").read_text())
+    seed["compute"][4]["expr"] = "N_TOTAL_INCIDENTS + 1"
+    seed["output"].append("NOPE")
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(seed))
+    r = cli("seed", "run", path, "--data", tmp_path / "no-such-dir", "--extractor", "replay:/no/such/file")
+    assert (r.code, r.out) == (2, "")
+    assert r.err == f"error: {path}: /compute/4/expr: step 'N_TOTAL_INCIDENTS' refers to itself (and 1 more)\n"
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "dinecheck" / "sample"
+
+
+def test_bundled_sample_seed_is_clean_and_uses_every_op(cli) -> None:
+    seed_path = SAMPLE / "allergy_risk_seed.json"
+    r = cli("seed", "check", seed_path)
+    assert r.code == 0 and r.out == f"{seed_path}: ok (21 steps, 10 outputs, 0 warning(s))\n"
+    ops = {s["op"] for s in json.loads(seed_path.read_text())["compute"]}
+    assert ops == {"define_filter", "count", "sum", "max", "min", "lookup", "expr", "const", "case"}
+
+
+def test_bundled_sample_seed_runs_offline_on_the_sample_data(cli) -> None:
+    r = cli("seed", "run", SAMPLE / "allergy_risk_seed.json", "--data", SAMPLE, "--extractor", "offline", "--json")
+    assert r.code == 0, r.err
+    lines = [json.loads(line) for line in r.out.splitlines()]
+    restaurants = [json.loads(line)["business_id"] for line in (SAMPLE / "restaurants.jsonl").open()]
+    assert [o["business_id"] for o in lines] == restaurants
+    assert all(o["status"] == "complete" and o["outputs"]["RISK_LEVEL"] in {"low", "elevated", "high"} for o in lines)
+    no_mentions = [o for o in lines if o["n_filtered"] == 0]
+    assert no_mentions and all(o["outputs"]["RISK_LEVEL"] == "low" and o["outputs"]["N_RELEVANT"] == 0 for o in no_mentions)
