@@ -1,7 +1,7 @@
 """Phase 1: task text → Formula Seed, via a language model, the seed JSON Schema and the static check.
 
 :func:`compile_task` asks the model for a seed, giving it the seed JSON Schema and a concise description of the ops
-(:data:`OPS_GUIDE`); it runs the static check on the answer and, while there are errors, shows the model its answer
+(:func:`ops_guide`); it runs the static check on the answer and, while there are errors, shows the model its answer
 and the errors and asks again — at most ``max_rounds`` rounds (3 by default). The result says whether a seed passed;
 nothing is written here (the CLI writes the seed only when it passed). The model client is injected, so this module
 does no configuration and no file I/O.
@@ -21,14 +21,14 @@ MAX_TASK_CHARS = 100_000
 MAX_ROUNDS = 3
 SEED_MAX_TOKENS = 8000
 
-OPS_GUIDE = """\
+_GUIDE = """\
 A Formula Seed has five sections: task_name; filter.keywords (a review is relevant when its lower-cased text contains
 any lower-cased keyword); extract.fields (enum fields read from each relevant review: name, type "enum", values = {value:
 meaning}; include a "none" value); compute (ordered steps, each {"name", "op", …}; a step may only use names defined
 by EARLIER steps); output (names of steps to return).
-Names inside steps: extraction.F (an extracted field), meta.F (review fields: stars, useful, funny, cool, date, and the
-derived year), context.F (restaurant fields: name, categories, stars, review_count, city, state, attributes, …), $NAME (a
-define_filter), and bare NAME (an earlier step's value).
+Names inside steps: extraction.F (an extracted field), meta.F (review fields: <META>), context.F (restaurant fields:
+<CONTEXT>), $NAME (a define_filter), and bare NAME (an earlier step's value). Per-review names (extraction.F, meta.F)
+may only appear inside sum/max/min expressions and in where/extraction conditions.
 Ops:
 - define_filter: {"extraction": {FIELD: value | {"in": [...]}}} — a reusable condition over extraction fields.
 - count: {"where"?: WHERE} — number of relevant reviews matching WHERE (all of them without WHERE).
@@ -39,11 +39,18 @@ Ops:
 - expr: {"expr"} — arithmetic on earlier values: + - * /, comparisons, and/or/not, "a if cond else b", functions max,
   min, abs, log, sqrt. No other functions, no **, no attribute access.
 - const: {"value"}.
-- case: {"rules": [{"when": "COND", "then": v}, …, {"else": v}]}, or with "source": NAME and each "when" a comparison
-  suffix such as "< 4.0". End every case with an else rule.
+- case: {"rules": [{"when": "COND", "then": v}, …, {"else": v}]}, or with "source": NAME and each "when" a
+  comparison suffix such as "< 4.0". End every case with an else rule.
 WHERE maps keys (extraction.F, meta.F, context.F, $FILTER) to a literal (equality) or an operator object with any of
 "in", ">=", ">", "<=", "<", "!=" (all must hold). Enum literals must be declared values of their field.
 """
+
+
+def ops_guide() -> str:
+    """The concise description of seed sections, namespaces and ops given to the model (field names from the engine)."""
+    from dinecheck.formula.check import RESTAURANT_FIELDS, REVIEW_FIELDS
+
+    return _GUIDE.replace("<META>", ", ".join(REVIEW_FIELDS)).replace("<CONTEXT>", ", ".join(RESTAURANT_FIELDS))
 
 _SYSTEM = (
     "You translate a restaurant-evaluation task into a Formula Seed: a declarative JSON program that a fixed engine "
@@ -127,7 +134,7 @@ def compile_task(
     if len(task_text) > MAX_TASK_CHARS:
         raise SpecError(f"the task text is longer than {MAX_TASK_CHARS} characters", "seed compile")
     schema = seed_schema()
-    system = _SYSTEM.format(guide=OPS_GUIDE, schema=json.dumps(schema, separators=(",", ":")))
+    system = _SYSTEM.format(guide=ops_guide(), schema=json.dumps(schema, separators=(",", ":")))
     messages: list[dict[str, str]] = [
         {"role": "system", "content": system},
         {"role": "user", "content": f"Task:\n{task_text}"},

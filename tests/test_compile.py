@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dinecheck.compile import MAX_ROUNDS, OPS_GUIDE, compile_task, static_check
+from dinecheck.compile import MAX_ROUNDS, compile_task, ops_guide, static_check
 from dinecheck.errors import Problem
 from dinecheck.extract.chat import ChatClient, LLMConfig
 
@@ -70,7 +70,8 @@ def test_errors_are_fed_back_until_the_seed_passes(server, client, good_seed, gh
     assert "the answer is not valid JSON" in prompts[1]
     assert "- /compute/4/expr: unknown name 'N_GHOST'; it must be defined by an earlier step" in prompts[2]
     system = s["seed_systems"][0]
-    assert OPS_GUIDE in system and '"compute"' in system and "define_filter" in system  # guide + JSON Schema
+    assert ops_guide() in system and '"compute"' in system and "define_filter" in system  # guide + JSON Schema
+    assert "context.F (restaurant fields:\nbusiness_id, name, address" in system
 
 
 def test_gives_up_after_three_rounds(server, client, ghost_seed):

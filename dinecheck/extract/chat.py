@@ -220,8 +220,17 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
 
 
 def estimate_tokens(text: str) -> int:
-    """A deliberately generous token estimate (one token per 3 characters) for budgets and servers without usage."""
+    """A token estimate (one per 3 characters) for servers that report no ``usage``."""
     return len(text) // 3 + 1
+
+
+def budget_tokens(text: str) -> int:
+    """A deliberately pessimistic token bound for budget reservations: one token per 2 UTF-8 bytes.
+
+    Tokenizers spend about 4 bytes per token on English and about 1 token per character (3 bytes) on CJK text, so this
+    over-reserves in both cases: the budget stops a run early rather than late.
+    """
+    return len(text.encode("utf-8")) // 2 + 1
 
 
 @dataclass
@@ -251,7 +260,7 @@ class ChatClient:
         return 0.0 if p is None else (tokens_in * p.input + tokens_out * p.output) / 1_000_000
 
     def _reserve(self, messages: list[dict[str, str]], max_tokens: int) -> float:
-        est = self._cost(sum(estimate_tokens(m["content"]) for m in messages) + 16 * len(messages), max_tokens)
+        est = self._cost(sum(budget_tokens(m["content"]) for m in messages) + 16 * len(messages), max_tokens)
         with self._lock:
             limit = self.config.max_cost
             if limit is not None and self.stats.cost + self._reserved + est > limit:
