@@ -238,6 +238,7 @@ class _Cand:
     list_end: int | None  # fixed list end for "…" phrases
     kind: str  # "risk" | "absence" | "intro" | "suffix"
     phrase: RiskPhrase | None
+    weight: int = 0  # characters of the phrase itself (head + tail): breaks ties between equal spans
 
 
 def _candidates(t: str, index: _Index) -> list[_Cand]:
@@ -249,14 +250,14 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
             continue
         for pat in pats:
             if pat.tail is None:
-                out.append(_Cand(s, e, e, None, "risk" if pat.phrase else "absence", pat.phrase))
+                out.append(_Cand(s, e, e, None, "risk" if pat.phrase else "absence", pat.phrase, len(head)))
                 continue
             limit = _sentence_end(t, e, len(t), ".!?;")
             j = t.find(pat.tail, e, limit)
             while j != -1 and not _bounded(t, j, j + len(pat.tail)):
                 j = t.find(pat.tail, j + 1, limit)
             if j != -1:
-                out.append(_Cand(s, j + len(pat.tail), e, j, "risk", pat.phrase))
+                out.append(_Cand(s, j + len(pat.tail), e, j, "risk", pat.phrase, len(head) + len(pat.tail)))
     for m in _INTRO.finditer(t, timeout=_TIMEOUT) if "conten" in t or "contain" in t or "enthalt" in t or "allerg" in t or "alerg" in t else ():
         if _bounded(t, m.start(), m.end()):
             out.append(_Cand(m.start(), m.end(), m.end(), m.end(), "intro", None))
@@ -267,11 +268,12 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
 
 
 def _choose(cands: list[_Cand]) -> list[_Cand]:
-    """Longest first, then leftmost; keep only candidates that overlap nothing already chosen (O(n log n))."""
+    """Longest span first (then the more specific phrase, then leftmost); keep only candidates that overlap nothing
+    already chosen (O(n log n))."""
     starts: list[int] = []  # sorted starts of chosen intervals, with their ends alongside
     ends: list[int] = []
     chosen: list[_Cand] = []
-    for c in sorted(cands, key=lambda c: (-(c.end - c.start), c.start)):
+    for c in sorted(cands, key=lambda c: (-(c.end - c.start), -c.weight, c.start)):
         i = bisect.bisect_right(starts, c.start)
         if i > 0 and ends[i - 1] > c.start:  # the chosen interval starting before c reaches into it
             continue

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from dinecheck.allergens.ontology import LANGUAGES, RiskLevel, load_data_dir
-from dinecheck.allergens.phrases import fold_with_map, find_phrases
+from dinecheck.allergens.phrases import find_phrases, fold_with_map
+from dinecheck.allergens.text import lookup_key as lookup
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "allergens_mini"
 SHIPPED = Path(str(resources.files("dinecheck.allergens") / "data" / "risk_phrases.jsonl"))
@@ -122,3 +123,15 @@ def test_shipped_phrase_file_covers_five_languages_and_every_type() -> None:
 def test_boilerplate_and_list_introducers_are_masked_silently(text: str, onto) -> None:
     scan = find_phrases(text, onto)
     assert (scan.hits, scan.claims, scan.masks) == ((), (), ((0, len(text)),))
+
+
+def test_every_shipped_phrase_is_found_and_reads_its_list() -> None:
+    shipped = load_data_dir()
+    for p in shipped.risk_phrases:
+        text = p.phrase.replace("…", "sesame") if "…" in p.phrase else f"{p.phrase} sesame"
+        text = f"sugar. {text}. salt"
+        hits = find_phrases(text, shipped).hits
+        assert [(h.phrase, h.type, h.allergens, h.unresolved) for h in hits] == [
+            (hits[0].phrase, p.type, ("SESAME",), ())
+        ], text
+        assert lookup(hits[0].phrase) == lookup(p.phrase), text  # this phrase, or an identical one of another language
