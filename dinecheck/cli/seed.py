@@ -129,7 +129,7 @@ def run(
     chosen = [by_id[b] for b in wanted] if wanted else list(ds.restaurants)
     options = build_options(
         base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
-        batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=not as_json,
+        batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=sys.stderr.isatty(),
     )  # fmt: skip
     ext = make_extractor(extractor, options)
     try:

@@ -344,8 +344,14 @@ class _Checker:
             v = step.get("value")
             info.type = _kind_of(v)
         elif op == "lookup":
-            self.check_source(step.get("source"), (*base, "source"), i, deps)
+            _, src_type = self.check_source(step.get("source"), (*base, "source"), i, deps)
+            if src_type in ("number", "boolean"):
+                self.error(pointer(*base, "source"), f"a lookup source must be a string (or a list of strings), but it is {_a(src_type)}")
             table = step.get("table")
+            if step.get("match") == "substring_max" and isinstance(table, dict):
+                for key, val in table.items():
+                    if not (isinstance(val, (int, float)) and not isinstance(val, bool)):
+                        self.error(pointer(*base, "table", key), f"substring_max needs numeric table values, got {_json_type(val)}")
             kinds = {_kind_of(v) for v in table.values()} if isinstance(table, dict) else set()
             if "default" in step and step["default"] is not None:
                 kinds.add(_kind_of(step["default"]))
