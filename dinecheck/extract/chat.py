@@ -3,8 +3,8 @@
 :func:`resolve_config` merges the three configuration sources (command-line flags win over the environment —
 ``DINECHECK_LLM_BASE_URL``, ``DINECHECK_LLM_MODEL``, ``DINECHECK_LLM_API_KEY`` — which wins over the ``[llm]`` table of
 a TOML config file). :class:`ChatClient` posts ``{base_url}/chat/completions`` with temperature 0 and asks for
-structured output (``response_format={"type": "json_schema", …}``); when the server rejects that with HTTP 400/422 it
-falls back to ``{"type": "json_object"}`` for the rest of the run. Transient failures (429, 5xx, timeouts, connection
+structured output (``response_format={"type": "json_schema", …}``); when the server rejects that with HTTP 400/422 the
+call is repeated with ``{"type": "json_object"}``, and if that works JSON mode is used for the rest of the run. Transient failures (429, 5xx, timeouts, connection
 errors, a garbled response envelope) are retried with exponential backoff and jitter, honouring ``Retry-After``.
 Every request, retry, token and the estimated cost is counted in an :class:`~dinecheck.extract.base.ExtractionStats`;
 before each call the worst-case cost of that call is reserved against ``max_cost`` and :class:`BudgetExceeded` is
@@ -251,7 +251,7 @@ class ChatClient:
         )
         self._lock = threading.Lock()
         self._reserved = 0.0
-        self.structured = True  # False once the server rejected json_schema response_format
+        self.structured = True  # False once json_schema was refused (HTTP 400/422) and JSON mode then worked
         self._rng = random.Random()
 
     # -- accounting -------------------------------------------------------------------------------------------
@@ -287,9 +287,11 @@ class ChatClient:
                 self.stats.retries += 1
 
     # -- the call ---------------------------------------------------------------------------------------------
-    def _body(self, messages: list[dict[str, str]], schema: dict[str, Any] | None, name: str, strict: bool, max_tokens: int) -> dict[str, Any]:
+    def _body(
+        self, messages: list[dict[str, str]], schema: dict[str, Any] | None, name: str, strict: bool, max_tokens: int
+    ) -> dict[str, Any]:
         body: dict[str, Any] = {"model": self.config.model, "messages": messages, "temperature": 0, "max_tokens": max_tokens}
-        if schema is not None and self.structured:
+        if schema is not None:
             body["response_format"] = {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": strict}}
         else:
             body["response_format"] = {"type": "json_object"}
@@ -340,17 +342,20 @@ class ChatClient:
         attempt = 0
         is_retry = False
         last = "no attempt made"
+        use_schema = schema is not None and self.structured
         while True:
-            used_schema = schema is not None and self.structured
-            body = self._body(messages, schema, schema_name, strict, max_tokens)
+            body = self._body(messages, schema if use_schema else None, schema_name, strict, max_tokens)
             self._count(retry=is_retry)
             try:
                 status, headers, raw = self._post(body)
                 if status == 200:
-                    return self._parse(raw, messages)
+                    reply = self._parse(raw, messages)
+                    if schema is not None and not use_schema and self.structured:
+                        self.structured = False  # JSON mode worked where json_schema was refused: keep using it
+                    return reply
                 snippet = raw[:300].decode("utf-8", "replace").replace("\n", " ")
-                if status in (400, 422) and used_schema:
-                    self.structured = False  # fall back to JSON mode; not a retry of a transient fault
+                if status in (400, 422) and use_schema:
+                    use_schema = False  # try JSON mode; not a retry of a transient fault
                     is_retry = False
                     continue
                 if status in (401, 403):

@@ -243,6 +243,15 @@ def test_falls_back_to_json_mode_when_json_schema_is_rejected(fake, fields, revi
     assert ex.client.structured is False and ex.stats.retries == 0
 
 
+def test_a_400_refused_in_json_mode_too_fails_the_call_and_keeps_structured_output(fake, fields, reviews):
+    fake.control(faults=[{"kind": "400", "times": 2}])
+    ex, res = run(config(fake, concurrency=1), fields, reviews[:2])
+    assert res[0].status == "error" and res[0].error.startswith("the endpoint answered HTTP 400 (")
+    assert res[1].status == "ok"
+    assert ex.client.structured is True
+    assert fake.stats()["response_formats"] == {"json_schema": 2, "json_object": 1}
+
+
 def test_retry_after_is_honoured(fake, fields, reviews):
     rid = reviews[0].review_id
     fake.control(faults=[{"kind": "429", "review_id": rid, "times": 1, "retry_after": 1}])

@@ -11,7 +11,7 @@ Run ``python tests/support/fake_llm.py --data DIR [--seed-answers FILE] [--laten
 * ``POST /_control`` — ``{"latency": s, "reject_json_schema": bool, "faults": [...], "seed_answers": [...],
   "reset": bool}``. A fault is
   ``{"kind", "times"?: n, "every"?: n, "review_id"?: id, "retry_after"?: s, "delay"?: s, "repairs"?: bool}``; kinds:
-  ``429`` (with ``Retry-After``), ``500``, ``503``, ``slow`` (answers after ``delay`` s), ``drop`` (closes the
+  ``400``, ``429`` (with ``Retry-After``), ``500``, ``503``, ``slow`` (answers after ``delay`` s), ``drop`` (closes the
   connection), ``envelope`` (HTTP 200 with a non-JSON body), ``malformed`` (message content is not JSON),
   ``out_of_enum``, ``missing_field``, ``partial`` (omits the second half of a batch), ``fabricated_quote``. At most one
   fault applies per request, the first that matches; ``times`` (default 1, or unlimited with ``every``) counts uses;
@@ -236,7 +236,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         fault = st.pick_fault(ids, is_repair)
         kind = fault["kind"] if fault else None
-        if kind in ("429", "500", "503"):
+        if kind in ("400", "429", "500", "503"):
             headers = {"Retry-After": str(fault.get("retry_after", 1))} if kind == "429" else {}
             self._json(int(kind), {"error": {"message": f"injected {kind}"}}, headers)
             return
