@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -148,8 +149,8 @@ def evaluate(
 ) -> None:
     """The compute stage alone, on already-extracted (and already-filtered) reviews."""
     compiled = _compile(seed)
-    results = [compiled.evaluate(*_eval_line(compiled, obj, f"{extracted}:{ln}"), trace=trace) for ln, obj in _lines(extracted)]
-    _emit(results, as_json, trace)
+    results = (compiled.evaluate(*_eval_line(compiled, obj, f"{extracted}:{ln}"), trace=trace) for ln, obj in _lines(extracted))
+    _emit(results, as_json, trace)  # streamed: one line per input line
 
 
 def _lines(path: Path) -> Any:
@@ -199,15 +200,17 @@ def _eval_line(compiled: CompiledSeed, obj: dict[str, Any], loc: str) -> tuple[A
     return bid, str(name or ""), context, records, len(reviews), failed
 
 
-def _emit(results: list[RestaurantResult], as_json: bool, trace: bool) -> None:
-    if as_json:
-        for r in results:
+def _emit(results: Iterable[RestaurantResult], as_json: bool, trace: bool) -> None:
+    """Print each result as it comes; exit 1 when any restaurant is incomplete."""
+    console = None if as_json else Console(soft_wrap=True)
+    incomplete = False
+    for r in results:
+        incomplete |= r.status != "complete"
+        if console is None:
             echo_json(r.to_json(trace=trace))
-    else:
-        console = Console(soft_wrap=True)
-        for r in results:
+        else:
             _print_table(console, r, trace)
-    if any(r.status != "complete" for r in results):
+    if incomplete:
         raise typer.Exit(1)
 
 

@@ -224,3 +224,28 @@ def test_bundled_sample_seed_runs_offline_on_the_sample_data(cli) -> None:
     assert all(o["status"] == "complete" and o["outputs"]["RISK_LEVEL"] in {"low", "elevated", "high"} for o in lines)
     no_mentions = [o for o in lines if o["n_filtered"] == 0]
     assert no_mentions and all(o["outputs"]["RISK_LEVEL"] == "low" and o["outputs"]["N_RELEVANT"] == 0 for o in no_mentions)
+
+
+@pytest.mark.parametrize(
+    ("expr", "message"),
+    [
+        ("__import__('os').system('touch PWNED')", "invalid expression: column 1: unknown function '__import__'; only max, min, abs, log and sqrt can be called"),
+        ("().__class__", "invalid expression: column 1: empty parentheses: expected an expression"),
+        ("10**10**10", "invalid expression: column 3: '**' (power) is not part of the expression language; use multiplication"),
+        ("R + 1", "step 'R' refers to itself"),
+    ],
+)
+def test_hostile_seed_through_the_cli(cli, tmp_path, monkeypatch, expr: str, message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    seed = {
+        "task_name": "t", "filter": {"keywords": ["x"]},
+        "extract": {"fields": [{"name": "f", "type": "enum", "values": {"a": "", "b": ""}}]},
+        "compute": [{"name": "R", "op": "expr", "expr": expr}], "output": ["R"],
+    }  # fmt: skip
+    (tmp_path / "seed.json").write_text(json.dumps(seed))
+    r = cli("seed", "check", "seed.json")
+    assert r.code == 2 and r.out.splitlines() == [f"error: /compute/0/expr: {message}", "seed.json: 1 error(s), 0 warning(s)"]
+    (tmp_path / "x.jsonl").write_text(json.dumps({"business_id": "b", "context": {}, "reviews": []}) + "\n")
+    r = cli("seed", "eval", "seed.json", "--extracted", "x.jsonl")
+    assert (r.code, r.err) == (2, f"error: seed.json: /compute/0/expr: {message}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["seed.json", "x.jsonl"]
