@@ -124,12 +124,17 @@ class UnmatchedCount:
         return {"token": self.token, "count": self.count}
 
 
-def unmatched_report(rows: Iterable[AuditRow]) -> list[UnmatchedCount]:
-    """``token → count`` over the rows' unmatched tokens, most frequent first, ties by token (case-folded)."""
+def count_unmatched(token_lists: Iterable[Iterable[str]]) -> list[UnmatchedCount]:
+    """``token → count`` over lists of unmatched tokens, most frequent first, ties by token (tokens case-folded)."""
     counts: Counter[str] = Counter()
-    for row in rows:
-        counts.update(t.strip().casefold() for t in row.unmatched_tokens if t.strip())
+    for tokens in token_lists:
+        counts.update(t.strip().casefold() for t in tokens if t.strip())
     return [UnmatchedCount(t, n) for t, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def unmatched_report(rows: Iterable[AuditRow]) -> list[UnmatchedCount]:
+    """The unmatched-token report of audit rows (see :func:`count_unmatched`)."""
+    return count_unmatched(row.unmatched_tokens for row in rows)
 
 
 def parse_since(text: str) -> datetime:

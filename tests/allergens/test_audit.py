@@ -9,12 +9,13 @@ import threading
 import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
 from dinecheck.allergens.audit import AuditQueryError, AuditRow, parse_since, unmatched_report
 from dinecheck.allergens.detect import Finding
-from dinecheck.allergens.ontology import RiskLevel
+from dinecheck.allergens.ontology import ALLERGEN_CODES, RiskLevel
 from dinecheck.allergens.phrases import PhraseHit
 from dinecheck.allergens.pipeline import LabelResult
 from dinecheck.allergens.store import open_store
@@ -74,6 +75,22 @@ def test_parse_since_rejects_junk() -> None:
 # ------------------------------------------------------------------------------------------------ concurrency
 
 
+MINI_DATA: dict[str, str] = {
+    "allergens.tsv": "".join(f"{c}\t{c.title()}\n" for c in ALLERGEN_CODES),
+    "ingredients/x.jsonl": '{"id": "peanut", "allergens": {"PEANUT": "DEFINITE"}, "names": {"en": ["peanut"]}}\n',
+}
+
+
+@pytest.fixture(scope="module")
+def mini_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A one-ingredient ontology: these tests are about the audit table, not the shipped data."""
+    root = tmp_path_factory.mktemp("mini_data")
+    for rel, text in MINI_DATA.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def db_url(request: pytest.FixtureRequest, tmp_path):
     if request.param == "sqlite":
@@ -92,14 +109,14 @@ def db_url(request: pytest.FixtureRequest, tmp_path):
 WRITERS, BATCHES, PER_BATCH = 6, 10, 5
 
 
-def _write(url: str, writer: str) -> None:
-    with open_store(url) as s:
+def _write(url: str, writer: str, data: Path) -> None:
+    with open_store(url, data_dir=data) as s:
         for b in range(BATCHES):
             s.write_audit([row(writer, b * PER_BATCH + i) for i in range(PER_BATCH)])
 
 
-def _assert_every_row(url: str, writers: list[str]) -> None:
-    with open_store(url) as s:
+def _assert_every_row(url: str, writers: list[str], data: Path) -> None:
+    with open_store(url, data_dir=data) as s:
         rows = s.audit()
     assert len(rows) == len(writers) * BATCHES * PER_BATCH
     assert Counter(r.raw_input for r in rows) == Counter(
@@ -112,14 +129,14 @@ def _assert_every_row(url: str, writers: list[str]) -> None:
         assert mine == sorted(mine)
 
 
-def test_threads_with_their_own_connections_lose_nothing(db_url: str) -> None:
-    open_store(db_url).close()  # create, migrate and seed once; the writers then race on the audit table only
+def test_threads_with_their_own_connections_lose_nothing(db_url: str, mini_data: Path) -> None:
+    open_store(db_url, data_dir=mini_data).close()  # create, migrate, seed once: the writers race on the audit table
     writers = [f"t{i}" for i in range(WRITERS)]
     errors: list[BaseException] = []
 
     def run(w: str) -> None:
         try:
-            _write(db_url, w)
+            _write(db_url, w, mini_data)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
@@ -129,12 +146,12 @@ def test_threads_with_their_own_connections_lose_nothing(db_url: str) -> None:
     for t in threads:
         t.join()
     assert errors == []
-    _assert_every_row(db_url, writers)
+    _assert_every_row(db_url, writers, mini_data)
 
 
-def test_threads_sharing_one_store_lose_nothing(db_url: str) -> None:
+def test_threads_sharing_one_store_lose_nothing(db_url: str, mini_data: Path) -> None:
     writers = [f"s{i}" for i in range(WRITERS)]
-    with open_store(db_url) as shared:
+    with open_store(db_url, data_dir=mini_data) as shared:
 
         def run(w: str) -> None:
             for b in range(BATCHES):
@@ -146,20 +163,20 @@ def test_threads_sharing_one_store_lose_nothing(db_url: str) -> None:
             t.start()
         for t in threads:
             t.join()
-    _assert_every_row(db_url, writers)
+    _assert_every_row(db_url, writers, mini_data)
 
 
-def test_processes_lose_nothing_and_race_safely_on_a_fresh_database(db_url: str) -> None:
+def test_processes_lose_nothing_and_race_safely_on_a_fresh_database(db_url: str, mini_data: Path) -> None:
     """Four processes open the same *fresh* database at once: it is migrated and seeded exactly once."""
     ctx = multiprocessing.get_context("fork")
     writers = [f"p{i}" for i in range(4)]
-    procs = [ctx.Process(target=_write, args=(db_url, w)) for w in writers]
+    procs = [ctx.Process(target=_write, args=(db_url, w, mini_data)) for w in writers]
     for p in procs:
         p.start()
     for p in procs:
         p.join(120)
     assert [p.exitcode for p in procs] == [0, 0, 0, 0]
-    _assert_every_row(db_url, writers)
-    with open_store(db_url) as s:
+    _assert_every_row(db_url, writers, mini_data)
+    with open_store(db_url, data_dir=mini_data) as s:
         st = s.stats()
         assert st.schema_version == 2 and st.ontology_version == 1  # seeded once, not once per process

@@ -30,7 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from dinecheck.allergens.audit import AuditRow, UnmatchedCount, unmatched_report, utc_now
+from dinecheck.allergens.audit import AuditRow, UnmatchedCount, count_unmatched, utc_now
 from dinecheck.allergens.ontology import (
     ALLERGEN_CODES,
     SYNONYM_TYPES,
@@ -438,7 +438,15 @@ class OntologyStore(ABC):
             return int(tx.fetchall("SELECT COUNT(*) FROM normalization_audit_log")[0][0])
 
     def unmatched_report(self, since: datetime | None = None) -> list[UnmatchedCount]:
-        return unmatched_report(self.audit(since=since, unmatched_only=True))
+        """Unmatched token → count over the log (reads only the token column)."""
+        sql = "SELECT unmatched_tokens FROM normalization_audit_log WHERE unmatched_tokens <> '[]'"
+        params: tuple[Any, ...] = ()
+        if since is not None:
+            sql += " AND created_at >= ?"
+            params = (self._ts_param(since),)
+        with self.transaction() as tx:
+            rows = tx.fetchall(sql, params)
+        return count_unmatched(json.loads(tokens) for (tokens,) in rows)
 
     # -- stats --------------------------------------------------------------------------------------------------
 
