@@ -4,7 +4,8 @@
    per field, the false-positive rate on ``none``-labelled reviews and the hits on the few positives — over the
    recorded reviews that pass the G1a-v2 keyword filter (lower-cased substring of any seed keyword) and over all.
 2. On the hand-labelled set ``tests/fixtures/offline_labelled.jsonl``: per-value precision and recall, separately for
-   the tuned part and the held-out part (every 4th line, never used while designing the cues).
+   the tuned part and the held-out part (every 4th line, never used while designing the cues); and on the second,
+   harder batch ``tests/fixtures/offline_fresh.jsonl`` (see docs/offline_extractor.md for its history).
 3. Throughput over every review of the dataset, next to a naive baseline measured in the same run (a bag-of-words
    matcher: a value fires when any content word of its description occurs in the review), whose accuracy is printed
    beside the offline extractor's for comparison.
@@ -27,6 +28,7 @@ from dinecheck.extract.offline_rules import is_null_value
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "g1a_allergy"
 DEFAULT_LABELLED = ROOT / "tests" / "fixtures" / "offline_labelled.jsonl"
+DEFAULT_FRESH = ROOT / "tests" / "fixtures" / "offline_fresh.jsonl"
 
 Labeller = Callable[[Sequence[FieldSpec], Sequence[ReviewInput]], list[ExtractionResult]]
 
@@ -114,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="g1a_allergy data directory")
     ap.add_argument("--labelled", type=Path, default=DEFAULT_LABELLED, help="hand-labelled JSONL set")
+    ap.add_argument("--fresh", type=Path, default=DEFAULT_FRESH, help="second, harder hand-labelled batch")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     args = ap.parse_args(argv)
 
@@ -150,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     parts = {
         "tuned": [it for i, it in enumerate(items, 1) if i % 4 != 0],
         "held_out": [it for i, it in enumerate(items, 1) if i % 4 == 0],
+        "fresh": read_jsonl(args.fresh),
     }
     for name, fn in labellers.items():
         report["labelled"][name] = {}

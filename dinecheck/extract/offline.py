@@ -50,29 +50,29 @@ class _Matcher:
     def __init__(self, sentences: list[Sentence], domain: Sequence[Concept]) -> None:
         self.s = sentences
         self.n = len(sentences)
-        self._memo: dict[tuple[int, int], bool] = {}
+        self._memo: dict[tuple[int, int, bool], bool] = {}
         self.domain_at = [not domain or any(self.at(c, i) for c in domain) for i in range(self.n)]
 
-    def at(self, concept: Concept, i: int) -> bool:
-        key = (id(concept), i)
+    def at(self, concept: Concept, i: int, realis: bool = False) -> bool:
+        key = (id(concept), i, realis)
         hit = self._memo.get(key)
         if hit is None:
-            hit = self._memo[key] = concept.match(self.s[i])
+            hit = self._memo[key] = concept.match(self.s[i], realis)
         return hit
 
     def window(self, i: int, width: int = WINDOW) -> range:
         return range(max(0, i - width), min(self.n, i + width + 1))
 
-    def near(self, concepts: Iterable[Concept], i: int, width: int = WINDOW) -> bool:
+    def near(self, concepts: Iterable[Concept], i: int, width: int = WINDOW, realis: bool = False) -> bool:
         cs = tuple(concepts)
-        return any(self.at(c, j) for j in self.window(i, width) for c in cs)
+        return any(self.at(c, j, realis) for j in self.window(i, width) for c in cs)
 
     def domain_near(self, i: int, width: int = WINDOW) -> bool:
         return any(self.domain_at[j] for j in self.window(i, width))
 
-    def anywhere(self, concepts: Iterable[Concept]) -> bool:
+    def anywhere(self, concepts: Iterable[Concept], realis: bool = False) -> bool:
         cs = tuple(concepts)
-        return any(self.at(c, j) for j in range(self.n) for c in cs)
+        return any(self.at(c, j, realis) for j in range(self.n) for c in cs)
 
 
 def _fire_content(f: FieldRule, v: ValueRule, m: _Matcher, domain: Sequence[Concept]) -> _Fire | None:
@@ -85,19 +85,17 @@ def _fire_content(f: FieldRule, v: ValueRule, m: _Matcher, domain: Sequence[Conc
     # the field's own topic beyond the shared domain ("staff" for a staff-interaction field) must be near
     domain_ids = {c.ident for c in domain}
     topic = tuple(c for c in f.topic if c.ident not in domain_ids) or f.topic
-    for i, s in enumerate(m.s):
-        if s.irrealis or not m.domain_near(i):
-            continue
-        if not any(m.at(c, i) for c in v.distinctive):
+    for i in range(m.n):
+        if not m.domain_near(i) or not any(m.at(c, i, True) for c in v.distinctive):
             continue
         if topic and not m.near(topic, i):
             continue
-        if not all(m.near(cl.concepts, i) for cl in v.clauses):
+        if not all(m.near(cl.concepts, i, realis=True) for cl in v.clauses):
             continue
-        found = {c.ident for c in v.distinctive if m.near((c,), i)}
+        found = {c.ident for c in v.distinctive if m.near((c,), i, realis=True)}
         if len(found) < need:
             continue
-        if v.absent and m.anywhere(v.absent):
+        if v.absent and m.anywhere(v.absent, realis=True):
             continue
         union |= found
         hits.append(i)
@@ -139,7 +137,7 @@ def _fire_perspective(f: FieldRule, rules: Rules, all_fires: dict[str, list[_Fir
         for fire in all_fires.get(g.name, []):
             events.update(fire.sentences)
     if f.topic:
-        events.update(i for i, s in enumerate(m.s) if not s.irrealis and m.domain_at[i] and m.near(f.topic, i, 0))
+        events.update(i for i in range(m.n) if m.domain_at[i] and m.near(f.topic, i, 0, realis=True))
     if events:
         kinds = {i: _perspective_kind(m, i) for i in sorted(events)}
         for kind in _EVENT_KINDS:
@@ -152,8 +150,10 @@ def _fire_perspective(f: FieldRule, rules: Rules, all_fires: dict[str, list[_Fir
     if v is None:
         return None
     concern = tuple(c for cl in v.clauses for c in cl.concepts) + ((v.name_concept,) if v.name_concept else ())
-    hits = tuple(i for i in range(m.n) if any(m.at(c, i) for c in concern) and m.domain_near(i, 1))
-    if v.absent and m.anywhere(v.absent):
+    hits = tuple(
+        i for i in range(m.n) if m.s[i].speaker_attitude and any(m.at(c, i) for c in concern) and m.domain_near(i, 1)
+    )
+    if v.absent and m.anywhere(v.absent, realis=True):
         return None
     return _Fire(v, len(hits), hits, hits[0]) if hits else None
 

@@ -5,12 +5,15 @@ Nothing here knows about any seed, field or value name. It owns:
 * sentence segmentation with character offsets (so evidence quotes are verbatim slices of the review);
 * tokenisation with a light suffix-stripping stemmer, case kept for short acronyms ("ER");
 * negation scope (``not``/``n't``/``no``/``never``/``without``/``refused to`` … up to a clause boundary or
-  :data:`NEGATION_SCOPE` tokens; ``X-free`` negates ``X``);
-* irrealis (conditional / counterfactual) sentences, first-person speakers, reported speech and third-party
-  experiencers;
+  :data:`NEGATION_SCOPE` tokens; negated subjects such as "nobody" negate their clause; ``X-free`` negates ``X``);
+* irrealis clauses — tokens that do not report an event that happened here: conditionals (to the end of the
+  sentence), modals, habituals ("always", "whenever"), another place ("at a different restaurant"), figurative
+  speech ("figuratively");
+* sentence flags: first-person speakers, reported speech, third-party experiencers, and "speaker attitude"
+  (the speaker or the reader is the subject, an imperative, reported or irrealis — where a *concern* can be voiced);
 * :data:`THESAURUS`, a small table of everyday English synonyms and hyponyms keyed by plain words that may appear in
-  value descriptions ("staff" → server, waiter …; "medication" → antihistamine …). Entries starting with ``not ``
-  match a *negated* occurrence of the word ("not care" matches "didn't care").
+  value descriptions ("staff" → server, waiter …; "medication" → antihistamine …). Entries starting with
+  ``not `` match a *negated* occurrence of the word ("not care" matches "didn't care").
 
 All work is linear in the text length; the text is cut at :data:`MAX_TEXT_CHARS`.
 """
@@ -28,7 +31,7 @@ _SENT_RE = re.compile(r"[^.!?\n]*(?:[.!?]+[\"')\]]*|\n|$)")
 
 _SUFFIXES = (
     "ically", "fully", "ions", "ion", "ments", "ment", "ingly", "ness", "ings", "ing", "edly",
-    "ies", "ied", "ful", "ens", "ed", "es", "en", "ic", "ly", "s", "y",
+    "ies", "ied", "ful", "ens", "ist", "ed", "es", "en", "ic", "ly", "s", "y",
 )  # fmt: skip
 
 STOPWORDS = frozenset(
@@ -50,17 +53,34 @@ _CLAUSE_NEGATORS = frozenset({"nobody", "nothing", "none", "neither", "noone"})
 CLAUSE_SCOPE = 12
 _BOUNDARY = frozenset({",", ";", ":", "(", ")", "but", "however", "although", "though", "yet", "except", "until"})
 
-IRREALIS = frozenset(
-    """if unless would wouldn't won't could've would've might've should've hypothetically imagine""".split()
+# Irrealis: words whose clause does not report an event that happened here. Conditionals reach to the end of the
+# sentence (the consequent is irrealis too); modals, habituals and "another place" mark their own clause; figurative
+# markers mark the whole sentence.
+IRREALIS_TO_END = frozenset("if unless imagine hypothetically suppose supposing".split())
+IRREALIS_CLAUSE = frozenset(
+    """would wouldn't won't could've would've might've should've always whenever usually normally typically
+    generally elsewhere""".split()
 )
-_INDIRECT_QUESTION = frozenset("ask asked asking wonder wondered know knew check checked sure see saw".split())
+IRREALIS = IRREALIS_TO_END | IRREALIS_CLAUSE
+FIGURATIVE = frozenset("figuratively metaphorically kidding joking".split())
 _IRREALIS_PAIRS = (("could", "have"), ("would", "have"), ("might", "have"), ("in", "case"))
+_INDIRECT_QUESTION = frozenset("ask asked asking wonder wondered know knew check checked sure see saw".split())
+_SPEECH_VERBS = frozenset(
+    "said say says told tell assured assure promised promise insisted swore claimed guaranteed confirmed".split()
+)
+_ELSEWHERE_DET = frozenset({"another", "different", "other"})
+_PLACE_NOUNS = frozenset({"place", "restaurant", "spot", "location", "branch", "restaurants", "places"})
 
 FIRST_PERSON = frozenset("i me my mine myself we us our ours ourselves i'm i've i'd i'll we're we've we'd".split())
 REPORT_STRONG = frozenset(
     "heard apparently reportedly rumor rumors rumour rumours supposedly allegedly according".split()
 )
-REPORT_VERBS = frozenset("told tell tells said say says mentioned mentions posted wrote claims claimed".split())
+REPORT_VERBS = frozenset(
+    "told tell tells telling said say says saying mentioned mentions posted wrote claims claimed".split()
+)
+SUBJECT_FIRST_PERSON = frozenset("i we i'm i've i'd i'll we're we've we'd".split())
+SECOND_PERSON = frozenset("you your you're you'd you'll yourself anyone anybody".split())
+IMPERATIVE_OPENERS = frozenset("do don't never be avoid beware stay watch please heads skip".split())
 THIRD_PARTY = frozenset(
     """friend friends coworker coworkers co colleague colleagues neighbor neighbour neighbors someone somebody people
     guy woman man lady sister brother cousin club group person acquaintance kid child girl boy customer customers
@@ -94,6 +114,7 @@ class Token:
     stem: str
     negated: bool
     is_word: bool
+    irrealis: bool = False  # inside a conditional / modal / habitual / "another place" / figurative clause
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +128,11 @@ class Sentence:
     first_person: bool
     reported: bool
     third_party: bool
+    speaker_attitude: bool = False  # the speaker or the reader is the subject, or the sentence is reported/irrealis
     stems: frozenset[str] = frozenset()  # for fast pre-checks before a sequential match
     texts: frozenset[str] = frozenset()
     keys: frozenset[tuple[str, bool]] = frozenset()  # (stem, negated)
+    realis_keys: frozenset[tuple[str, bool]] = frozenset()  # the same, outside irrealis clauses
 
     @property
     def words(self) -> tuple[Token, ...]:
@@ -147,16 +170,54 @@ def _has_pair(lowers: list[str], pairs: tuple[tuple[str, str], ...]) -> bool:
     return any((a, b) in pairs for a, b in zip(lowers, lowers[1:], strict=False))
 
 
-def _is_irrealis(lowers: list[str]) -> bool:
-    """A conditional or counterfactual clause; "asked if …" / "not sure if …" are indirect questions."""
-    if _has_pair(lowers, _IRREALIS_PAIRS):
-        return True
-    for i, w in enumerate(lowers):
-        if w in IRREALIS:
-            if w in ("if", "unless") and _INDIRECT_QUESTION & set(lowers[max(0, i - 3) : i]):
-                continue
-            return True
-    return False
+def _irrealis_cue(words: list[Token], i: int) -> str | None:
+    """The kind of irrealis cue at word ``i``: "end", "clause", "sentence" or None."""
+    w = words[i].lower
+    prev = {t.lower for t in words[max(0, i - 4) : i]}
+    if w in FIGURATIVE:
+        return "sentence"
+    if w in IRREALIS_TO_END:
+        return None if w in ("if", "unless") and _INDIRECT_QUESTION & prev else "end"  # "asked if …"
+    if w in ("would", "wouldn't", "won't") and _SPEECH_VERBS & prev:
+        return None  # "she said it would be safe": reported future, not a hypothesis
+    if w in IRREALIS_CLAUSE:
+        return "clause"
+    nxt = words[i + 1].lower if i + 1 < len(words) else ""
+    if (w, nxt) in _IRREALIS_PAIRS:
+        return "clause"
+    if w in _ELSEWHERE_DET and {t.lower for t in words[i + 1 : i + 3]} & _PLACE_NOUNS:
+        return "clause"
+    return None
+
+
+def mark_irrealis(tokens: list[Token]) -> list[Token]:
+    """Set ``irrealis`` on the tokens of irrealis clauses (clauses end at , ; : ( ) but however …)."""
+    clause: list[int] = []
+    c = 0
+    for t in tokens:
+        if t.lower in _BOUNDARY:
+            c += 1
+        clause.append(c)
+    words = [(j, t) for j, t in enumerate(tokens) if t.is_word and t.lower not in _BOUNDARY]
+    word_toks = [t for _, t in words]
+    marked = [False] * len(tokens)
+    for k, (j, _t) in enumerate(words):
+        kind = _irrealis_cue(word_toks, k)
+        if kind == "sentence":
+            marked = [True] * len(tokens)
+            break
+        if kind == "end":
+            first = clause.index(clause[j])
+            for x in range(first, len(tokens)):
+                marked[x] = True
+        elif kind == "clause":
+            for x, cx in enumerate(clause):
+                if cx == clause[j]:
+                    marked[x] = True
+    return [
+        Token(t.text, t.lower, t.stem, t.negated, t.is_word, True) if mk else t
+        for t, mk in zip(tokens, marked, strict=True)
+    ]
 
 
 def split_sentences(text: str) -> list[Sentence]:
@@ -169,7 +230,7 @@ def split_sentences(text: str) -> list[Sentence]:
             continue
         lead = len(chunk) - len(chunk.lstrip())
         start, end = m.start() + lead, m.start() + len(chunk.rstrip())
-        tokens = tuple(tokenize(text[start:end]))
+        tokens = tuple(mark_irrealis(tokenize(text[start:end])))
         lowers = [t.lower for t in tokens if t.is_word]
         lower_set = set(lowers)
         third = bool(lower_set & THIRD_PARTY)
@@ -181,13 +242,18 @@ def split_sentences(text: str) -> list[Sentence]:
                 start=start,
                 end=end,
                 tokens=tokens,
-                irrealis=_is_irrealis(lowers),
+                irrealis=any(t.irrealis for t in tokens),
+                speaker_attitude=bool(lower_set & (SUBJECT_FIRST_PERSON | SECOND_PERSON))
+                or (bool(lowers) and lowers[0] in IMPERATIVE_OPENERS)
+                or reported
+                or any(t.irrealis for t in tokens),
                 first_person=bool(lower_set & FIRST_PERSON),
                 reported=reported,
                 third_party=third,
                 stems=frozenset(t.stem for t in tokens if t.is_word),
                 texts=frozenset(t.text for t in tokens if t.is_word),
                 keys=frozenset((t.stem, t.negated) for t in tokens if t.is_word),
+                realis_keys=frozenset((t.stem, t.negated) for t in tokens if t.is_word and not t.irrealis),
             )
         )
     return out
@@ -199,8 +265,9 @@ THESAURUS: dict[str, tuple[str, ...]] = {
     # people and roles
     "staff": (
         "staff", "server", "waiter", "waitress", "waitstaff", "manager", "chef", "cook", "kitchen", "host",
-        "hostess", "bartender", "cashier", "owner", "employee", "worker", "barista", "busser", "they said",
-        "they told", "told them", "they assured", "they promised", "they insisted", "they swore",
+        "hostess", "bartender", "cashier", "owner", "employee", "worker", "barista", "busser", "busboy", "they said",
+        "they told", "told them", "they assured", "they promised", "they insisted", "they swore", "were told",
+        "was told",
     ),
     "customer": ("customer", "guest", "diner", "patron"),
     "friend": ("friend", "coworker", "colleague", "neighbor", "acquaintance"),
@@ -215,8 +282,10 @@ THESAURUS: dict[str, tuple[str, ...]] = {
     # service outcomes
     "accommodate": (
         "accommodate", "accommodating", "accommodation", "helpful", "adjust", "adjustment", "modify", "substitute",
-        "swap", "separately", "separate", "made sure", "took care", "take care", "precaution", "walked us through",
-        "knowledgeable",
+        "swap", "separately", "separate", "made sure", "took care", "take care", "precaution", "walk through",
+        "careful",
+        "knowledgeable", "above and beyond", "offer", "alternative", "made without", "make without", "left off",
+        "leave off",
     ),
     "success": (
         "success", "successfully", "perfect", "perfectly", "great", "happy", "loved", "thoughtful", "appreciated",
@@ -230,9 +299,13 @@ THESAURUS: dict[str, tuple[str, ...]] = {
     "refuse": ("refuse", "refused", "decline", "declined", "not accommodate", "not help", "not tell", "not check"),
     "safe": ("safe", "free", "not contain", "not have", "fine"),
     # health
+    "allergy": (
+        "allergy", "allergic", "allergen", "allergist", "celiac", "coeliac", "intolerance", "intolerant",
+        "anaphylaxis", "anaphylactic", "epipen",
+    ),
     "reaction": (
         "reaction", "react", "reacted", "symptom", "hive", "swell", "swollen", "itch", "itchy", "rash", "welt",
-        "anaphylaxis", "anaphylactic", "epipen", "wheez",
+        "anaphylaxis", "anaphylactic", "epipen", "wheez", "blotch", "tingle", "vomit",
     ),
     "incident": ("incident", "reaction", "react", "reacted", "episode"),
     "symptom": ("symptom", "sick", "ill"),

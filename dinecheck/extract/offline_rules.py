@@ -61,19 +61,21 @@ class Concept:
     def ident(self) -> tuple[str, bool]:
         return (self.key, self.negative)
 
-    def match(self, sentence: Sentence) -> bool:
+    def match(self, sentence: Sentence, realis: bool = False) -> bool:
+        """Whether any alternative occurs in the sentence (with ``realis``: starting outside irrealis clauses)."""
         words: tuple[Token, ...] | None = None
+        keys = sentence.realis_keys if realis else sentence.keys
         for a in self.alts:
             if a.exact[0]:
                 if a.words[0] not in sentence.texts:
                     continue
-            elif (a.words[0], a.negated) not in sentence.keys:
+            elif (a.words[0], a.negated) not in keys:
                 continue
             if any(w not in (sentence.texts if ex else sentence.stems) for w, ex in zip(a.words, a.exact, strict=True)):
                 continue
             if words is None:
                 words = sentence.words
-            if _alt_in(a, words):
+            if _alt_in(a, words, realis):
                 return True
         return False
 
@@ -82,10 +84,12 @@ def _word_eq(tok: Token, word: str, exact: bool) -> bool:
     return tok.text == word if exact else tok.stem == word
 
 
-def _alt_in(alt: Alt, words: tuple[Token, ...]) -> bool:
+def _alt_in(alt: Alt, words: tuple[Token, ...], realis: bool = False) -> bool:
     n = len(alt.words)
     for i, tok in enumerate(words):
         if not _word_eq(tok, alt.words[0], alt.exact[0]) or tok.negated != alt.negated:
+            continue
+        if realis and tok.irrealis:
             continue
         pos, ok = i, True
         for w, ex in zip(alt.words[1:], alt.exact[1:], strict=True):
