@@ -8,8 +8,12 @@ import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dinecheck.allergens.store import open_store
+from dinecheck.cli.allergens import LabelInput, parse_label_lines
+from dinecheck.errors import DataError
 from dinecheck.allergens.store.postgres import PostgresStore
 
 CONTRACT_KEYS = ["id", "verdict", "allergens", "unmatched", "risk_phrases", "confidence", "match_rate", "reasons"]
@@ -119,6 +123,26 @@ def test_a_bad_batch_line_is_exit_2_naming_the_line_and_checks_nothing(cli, db: 
     assert (r.code, r.out) == (2, "")
     assert r.err == f"error: {tmp_path / message}\n"
     assert not Path(db[len("sqlite:///"):]).exists() or audit_rows(db) == []
+
+
+_ids = st.one_of(st.none(), st.text(max_size=10), st.integers(-10**6, 10**6))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(_ids, st.text(max_size=60)), max_size=8))
+def test_batch_lines_round_trip(items: list[tuple[object, str]]) -> None:
+    lines = [json.dumps({"ingredients_text": t} if i is None else {"id": i, "ingredients_text": t}) for i, t in items]
+    got = parse_label_lines(lines, "f")
+    assert got == [LabelInput(None if i is None else str(i), t, f"f:{n}") for n, (i, t) in enumerate(items, 1)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.text(max_size=40), max_size=5))
+def test_any_batch_text_parses_or_fails_with_a_located_data_error(lines: list[str]) -> None:
+    try:
+        parse_label_lines(lines, "f")
+    except DataError as err:
+        assert err.location is not None and err.location.startswith("f:")
 
 
 @pytest.mark.parametrize(
