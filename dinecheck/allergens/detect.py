@@ -8,6 +8,7 @@
   the label is VERIFY anyway — the finding says which allergen the unknown text may carry.
 * A risk phrase contributes its level for the allergens its list names; a generic phrase (no allergen named, or an
   item it could not resolve) contributes its level for EVERY profile allergen.
+* Ingredient findings inside an absence claim's list (``PhraseScan.capped``) are held at POSSIBLE.
 * Only profile allergens are reported; per allergen the finding with the highest level is kept (DEFINITE > DERIVED >
   POSSIBLE > TRACE), the earliest one in the text on a tie.
 """
@@ -106,8 +107,26 @@ def dedupe(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     return tuple(sorted(best.values(), key=lambda f: (-f.level.rank, order.get(f.code, 99))))
 
 
+def cap(findings: Iterable[Finding], capped: Collection[tuple[int, int]]) -> list[Finding]:
+    """Hold ingredient findings whose token lies inside a ``capped`` span (an absence claim's list) at POSSIBLE."""
+    out: list[Finding] = []
+    for f in findings:
+        if f.level.rank > RiskLevel.POSSIBLE.rank and any(a <= f.span[0] and f.span[1] <= b for a, b in capped):
+            f = Finding(f.code, RiskLevel.POSSIBLE, f.source, f.token, f.span, f.path,
+                        f"{f.explanation} — held at POSSIBLE: it is listed in an absence claim")  # fmt: skip
+        out.append(f)
+    return out
+
+
 def detect(
-    resolutions: Iterable[Resolution], hits: Iterable[PhraseHit], profile: Collection[str], ontology: Ontology
+    resolutions: Iterable[Resolution],
+    hits: Iterable[PhraseHit],
+    profile: Collection[str],
+    ontology: Ontology,
+    capped: Collection[tuple[int, int]] = (),
 ) -> tuple[Finding, ...]:
     profile = frozenset(profile)
-    return dedupe([*ingredient_findings(resolutions, profile, ontology), *phrase_findings(hits, profile)])
+    found = ingredient_findings(resolutions, profile, ontology)
+    if capped:
+        found = cap(found, capped)
+    return dedupe([*found, *phrase_findings(hits, profile)])

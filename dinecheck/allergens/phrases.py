@@ -20,8 +20,11 @@ sentence (``.``/``!``/``?``/new line, a closing bracket it is inside of) or the 
   still ingredients, and the phrase makes the allergens they name (DEFINITE/DERIVED ones) DEFINITE — so "Contains:
   milk" makes MILK definite even when no ingredient token is milk.
 * Statements of absence or suitability — "free from X", "X free", "glutenfrei", "sans/senza/sin/ohne/without X",
-  "suitable for …" — are NOT risk phrases: they are masked (so the "gluten" of "gluten free" is not an ingredient) and
-  reported in ``claims``, never as an allergen, and they never make a label SAFE: the rest of the label decides.
+  "suitable for …" — are NOT risk phrases: the claim and its first object are masked (so the "gluten" of "gluten
+  free" is not an ingredient) and reported in ``claims``; they never create an allergen and never make a label SAFE:
+  the rest of the label decides. Further objects of the same claim ("free from nuts, gluten and dairy", "dairy and
+  gluten free") stay ingredient tokens whose findings are ``capped`` at POSSIBLE — an absence statement never creates
+  a DEFINITE allergen, and an item we cannot attribute is never silently dropped.
 * List introducers ("contains 2% or less of:", "contains less than 1% of the following") and allergen boilerplate
   ("Allergy advice: for allergens, including cereals containing gluten, see ingredients in bold", "Allergènes : voir
   les ingrédients en gras") are masked silently: they state no allergen of the product.
@@ -97,11 +100,14 @@ class PhraseHit:
 @dataclass(frozen=True, slots=True)
 class PhraseScan:
     """Result of the phrase stage: risk ``hits``; raw-text ``masks`` to hide from tokenisation; absence or
-    suitability ``claims`` (raw text), which are reported but carry no allergen."""
+    suitability ``claims`` (raw text), which are reported but carry no allergen; ``capped`` raw-text spans whose
+    ingredient findings are held at POSSIBLE (the other items of an absence claim, "free from nuts, gluten and
+    dairy": they may be claimed absent, or present — so neither DEFINITE nor ignored)."""
 
     hits: tuple[PhraseHit, ...]
     masks: tuple[tuple[int, int], ...]
     claims: tuple[str, ...]
+    capped: tuple[tuple[int, int], ...] = ()
 
 
 # ------------------------------------------------------------------------------------------- text with index map
@@ -325,15 +331,26 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
     hits: list[PhraseHit] = []
     masks: list[tuple[int, int]] = []
     claims: list[str] = []
+    capped: list[tuple[int, int]] = []
     for n, c in enumerate(chosen):
         next_start = chosen[n + 1].start if n + 1 < len(chosen) else len(t)
         if c.kind == "intro":
             masks.append(raw(c.start, c.end))
             continue
         if c.kind in ("absence", "suffix"):
-            end = c.end if c.kind == "suffix" else _sentence_end(t, c.end, next_start, ".,;()[]")
-            masks.append(raw(c.start, end))
-            claims.append(text[slice(*raw(c.start, end))])
+            prev_end = chosen[n - 1].end if n > 0 else 0
+            if c.kind == "suffix":
+                start, end = c.start, c.end
+                lead = _item_start(t, c.start, prev_end)  # "dairy and" of "dairy and gluten free"
+                if lead < start:
+                    capped.append(raw(lead, start))
+            else:
+                start, end = c.start, _first_item_end(t, c.end, next_start)
+                rest = _sentence_end(t, end, next_start, ".!?")
+                if rest > end:  # "free from nuts, gluten and dairy": the other items may be claimed absent too
+                    capped.append(raw(end, rest))
+            masks.append(raw(start, end))
+            claims.append(text[slice(*raw(start, end))])
             continue
         phrase = c.phrase
         assert phrase is not None
@@ -351,7 +368,26 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
         codes = tuple(named) + tuple(a for a in phrase.allergens if a not in named)
         hits.append(PhraseHit(phrase.phrase, phrase.type, phrase.level, _ordered(codes), raw(c.start, span_end),
                               tuple(unresolved)))  # fmt: skip
-    return PhraseScan(tuple(hits), tuple(masks), tuple(claims))
+    return PhraseScan(tuple(hits), tuple(masks), tuple(claims), tuple(capped))
+
+
+_CLAIM_CONJ = regex.compile(r" (?:and|et|und|y|e|ou|or|&|and/or|et/ou) ")
+
+
+def _first_item_end(t: str, start: int, limit: int) -> int:
+    """End of the object of an absence prefix: the next separator, bracket or conjunction."""
+    end = _sentence_end(t, start, limit, ".,;()[]")
+    m = _CLAIM_CONJ.search(t, start, end, timeout=_TIMEOUT)
+    return m.start() if m else end
+
+
+def _item_start(t: str, claim_start: int, floor: int) -> int:
+    """Start of the conjunction-joined words before a suffix claim ("dairy and gluten free" → "dairy and ")."""
+    i = claim_start
+    while i > floor and t[i - 1] not in ",;.()[]:\n":
+        i -= 1
+    segment = t[i:claim_start]
+    return i if _CLAIM_CONJ.search(" " + segment.strip() + " ", timeout=_TIMEOUT) else claim_start
 
 
 def _ordered(codes: tuple[str, ...]) -> tuple[str, ...]:

@@ -71,7 +71,7 @@ def check_label(text: str, profile: Collection[str], ontology: Ontology) -> Labe
     scan = find_phrases(text, ontology)
     tokens = tokenize(text, scan.masks, known=lambda key: is_known(key, ontology))
     resolutions = normalize(tokens, ontology)
-    findings = detect(resolutions, scan.hits, codes, ontology)
+    findings = detect(resolutions, scan.hits, codes, ontology, scan.capped)
     looked_up = [r for r in resolutions if r.rule != "note"]
     unmatched = tuple(dict.fromkeys(r.token.text for r in looked_up if not r.matched))
     matched = sum(1 for r in looked_up if r.matched)

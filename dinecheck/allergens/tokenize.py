@@ -47,7 +47,7 @@ HEADER_KEYS = frozenset(
      "zutatenliste", "ingredienten", "composition", "ingredients composition"}
 )  # fmt: skip
 
-_PERCENT = regex.compile(r"[<>≤≥~]?\s*(?:min\.?\s*|max\.?\s*)?\d+(?:[.,]\d+)?\s*(?:%|percent\b|pct\b)", regex.V0)
+_PERCENT = regex.compile(r"[<>≤≥~]?\s*\d+(?:[.,]\d+)?\s*(?:%|percent\b|pct\b)", regex.V0)
 _EMPHASIS = regex.compile(r"[*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»]+|(?<!\w)_+|_+(?!\w)")
 _LEAD_WORDS = regex.compile(
     r"^(?:(?:dont|including|incl\.?|inkl\.?|davon|of which|di cui|de los cuales|incluant|including the following|with|"

@@ -135,3 +135,13 @@ def test_every_shipped_phrase_is_found_and_reads_its_list() -> None:
             (hits[0].phrase, p.type, ("SESAME",), ())
         ], text
         assert lookup(hits[0].phrase) == lookup(p.phrase), text  # this phrase, or an identical one of another language
+
+
+def test_absence_claim_masks_its_first_object_and_caps_the_rest_of_its_sentence(onto) -> None:
+    text = "Free from nuts, gluten and milk. Salt"
+    scan = find_phrases(text, onto)
+    assert scan.claims == ("Free from nuts",)
+    assert [text[a:b] for a, b in scan.capped] == [", gluten and milk"]
+    text = "sugar, dairy and gluten free"
+    scan = find_phrases(text, onto)
+    assert scan.claims == ("gluten free",) and [text[a:b] for a, b in scan.capped] == [" dairy and "]

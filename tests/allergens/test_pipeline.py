@@ -148,3 +148,18 @@ def test_unknown_profile_code_and_bad_text_are_errors(onto) -> None:
         check_label("milk", ["NUTS"], onto)
     with pytest.raises(OntologyError, match="^ingredients_text: label text must be a string"):
         check_label(None, ["MILK"], onto)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("sugar. Free from nuts, gluten and milk.", {"GLUTEN": "POSSIBLE", "MILK": "POSSIBLE"}),
+        ("sugar, milk and gluten free", {"MILK": "POSSIBLE"}),
+        ("sugar. sans gluten et sans lait", {}),
+        ("sugar. free from peanuts, milk, salt", {"MILK": "POSSIBLE"}),  # is the milk claimed absent, or an ingredient?
+    ],
+)
+def test_absence_claim_lists_never_create_definite_and_never_drop_an_item(text: str, expected: dict, onto) -> None:
+    profile = ["PEANUT", "MILK", "GLUTEN", "TREE_NUTS"]
+    assert levels(text, profile, onto) == expected
+    assert check_label(text, profile, onto).verdict == ("SAFE" if not expected else "VERIFY")

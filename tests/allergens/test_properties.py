@@ -99,3 +99,15 @@ def test_never_crashes_and_spans_are_inside_the_text(text: str) -> None:
 @pytest.mark.parametrize("text", ["(" * 3000, "a, " * 20000, "may contain " * 3000, "e " * 20000, "sans " * 5000])
 def test_adversarial_inputs_finish(text: str) -> None:
     assert check_label(text, PROFILE_ALL, ONTO).verdict in ("VERIFY", "AVOID")
+
+
+def test_every_allergen_synonym_of_the_ontology_is_never_safe_in_fixed_positions() -> None:
+    """Exhaustive companion of the property: every (allergen, synonym) pair, in a list, nested with a percentage,
+    alone, and capitalised with emphasis."""
+    false_safe = []
+    for code, synonym in ALLERGEN_SYNONYMS:
+        for text in (f"sugar, {synonym}, salt", f"sugar (salt, {synonym} 2%), water", synonym,
+                     f"SUGAR, _{synonym.upper()}_"):  # fmt: skip
+            if check_label(text, [code], ONTO).verdict == "SAFE":
+                false_safe.append((code, text))
+    assert false_safe == []

@@ -106,3 +106,8 @@ def test_one_letter_abbreviations_and_leading_with_from() -> None:
         "cultures", "s. thermophilus", "l. acidophilus", "salt", "vitamin e", "sugar",
     ]  # fmt: skip
     assert keys("lactose (from milk), wheat flour (with calcium)") == ["lactose", "milk", "wheat flour", "calcium"]
+
+
+def test_words_before_a_percentage_are_kept() -> None:
+    # a "max"/"min" word is part of a name ("Glycine max" is the soy bean), never a percentage qualifier
+    assert keys("Glycine max 2%, cocoa solids min 50%") == ["glycine max", "cocoa solids min"]
