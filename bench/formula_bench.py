@@ -67,6 +67,11 @@ def main() -> None:
             CompiledSeed(seed).evaluate(rest.business_id, rest.name, rest.raw, records, len(records))
         return len(prepared)
 
+    for rest, records in prepared:  # both versions compute the same outputs
+        a = compiled.evaluate(rest.business_id, rest.name, rest.raw, records, len(records)).outputs
+        b = CompiledSeed(seed).evaluate(rest.business_id, rest.name, rest.raw, records, len(records)).outputs
+        assert a == b, rest.business_id
+
     fast = _rate(compiled_once, args.seconds)
     naive = _rate(reparse_each, args.seconds)
     print(f"compute stage (G1a-v2, {len(prepared)} restaurants, {sum(len(r) for _, r in prepared)} extracted reviews)")

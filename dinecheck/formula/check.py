@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from dinecheck.errors import ExpressionError, Problem
 from dinecheck.formula import expr as E
 from dinecheck.formula.schema import (
+    MAX_STEPS,
     STEP_MODELS,
     ExtractSection,
     FilterSection,
@@ -126,6 +127,7 @@ class _Checker:
         self.steps: dict[str, _StepInfo] = {}  # first definition of each name
         self.deps: dict[str, set[str]] = {}
         self.defined_at: dict[str, int] = {}  # first index of each step name
+        self.compute_checked = True  # False when the compute list could not be checked (outputs are then not resolved)
 
     def error(self, ptr: str, reason: str) -> None:
         self.problems.append(Problem(ptr, reason, "error"))
@@ -228,6 +230,10 @@ class _Checker:
             return
         if not compute:
             self.error(pointer("compute"), "the compute list is empty")
+        if len(compute) > MAX_STEPS:
+            self.error(pointer("compute"), f"the seed has {len(compute)} steps; the limit is {MAX_STEPS}")
+            self.compute_checked = False
+            return
         defined_at: dict[str, int] = {}
         for i, step in enumerate(compute):
             if isinstance(step, dict) and isinstance(step.get("name"), str):
@@ -269,7 +275,7 @@ class _Checker:
             seen.add(name)
             info = self.steps.get(name)
             if info is None:
-                if name in self.defined_at:
+                if name in self.defined_at or not self.compute_checked or not isinstance(self.raw.get("compute"), list):
                     continue  # the step exists but is invalid: already reported there
                 self.error(ptr, f"unknown step {name!r}{_suggest(name, self.steps)}")
             elif info.op == "define_filter":

@@ -287,6 +287,12 @@ def test_hostile_seed_files(tmp_path) -> None:
     assert str(exc.value) == f"{selfref}: /compute/5/expr: step 'SCORE' refers to itself"
 
 
+def test_too_many_steps() -> None:
+    steps = [{"name": f"S{i}", "op": "const", "value": i} for i in range(100_000)]
+    problems = run_check(_set("compute", steps))
+    assert problems == [("error", "/compute", "the seed has 100000 steps; the limit is 500")]
+
+
 def test_20mb_string_in_a_seed_given_as_data() -> None:
     problems = run_check(_set("compute/5/expr", "'" + "x" * (20 * 1024 * 1024) + "'"))
     assert problems == [("error", "/compute/5/expr", "String should have at most 10000 characters")]
