@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 MAX_TEXT_CHARS = 20_000
 NEGATION_SCOPE = 3
@@ -64,6 +65,7 @@ IRREALIS_CLAUSE = frozenset(
 IRREALIS = IRREALIS_TO_END | IRREALIS_CLAUSE
 FIGURATIVE = frozenset("figuratively metaphorically kidding joking".split())
 _IRREALIS_PAIRS = (("could", "have"), ("would", "have"), ("might", "have"), ("in", "case"))
+_PAIR_FIRST = frozenset(a for a, _ in _IRREALIS_PAIRS)
 _INDIRECT_QUESTION = frozenset("ask asked asking wonder wondered know knew check checked sure see saw".split())
 _SPEECH_VERBS = frozenset(
     "said say says told tell assured assure promised promise insisted swore claimed guaranteed confirmed".split()
@@ -89,6 +91,7 @@ THIRD_PARTY = frozenset(
 _READ_FRAMES = (("i", "read"), ("we", "read"), ("read", "online"), ("read", "that"), ("read", "reviews"))
 
 
+@lru_cache(maxsize=65_536)
 def stem(word: str) -> str:
     """A light, deterministic English stemmer: lower-case, drop ``'s``, strip one common suffix, then a final ``e``."""
     w = word.lower()
@@ -173,17 +176,17 @@ def _has_pair(lowers: list[str], pairs: tuple[tuple[str, str], ...]) -> bool:
 def _irrealis_cue(words: list[Token], i: int) -> str | None:
     """The kind of irrealis cue at word ``i``: "end", "clause", "sentence" or None."""
     w = words[i].lower
-    prev = {t.lower for t in words[max(0, i - 4) : i]}
     if w in FIGURATIVE:
         return "sentence"
     if w in IRREALIS_TO_END:
+        prev = {t.lower for t in words[max(0, i - 3) : i]}
         return None if w in ("if", "unless") and _INDIRECT_QUESTION & prev else "end"  # "asked if …"
-    if w in ("would", "wouldn't", "won't") and _SPEECH_VERBS & prev:
-        return None  # "she said it would be safe": reported future, not a hypothesis
     if w in IRREALIS_CLAUSE:
+        prev = {t.lower for t in words[max(0, i - 4) : i]}
+        if w in ("would", "wouldn't", "won't") and _SPEECH_VERBS & prev:
+            return None  # "she said it would be safe": reported future, not a hypothesis
         return "clause"
-    nxt = words[i + 1].lower if i + 1 < len(words) else ""
-    if (w, nxt) in _IRREALIS_PAIRS:
+    if w in _PAIR_FIRST and i + 1 < len(words) and (w, words[i + 1].lower) in _IRREALIS_PAIRS:
         return "clause"
     if w in _ELSEWHERE_DET and {t.lower for t in words[i + 1 : i + 3]} & _PLACE_NOUNS:
         return "clause"
@@ -207,9 +210,9 @@ def mark_irrealis(tokens: list[Token]) -> list[Token]:
             marked = [True] * len(tokens)
             break
         if kind == "end":
-            first = clause.index(clause[j])
-            for x in range(first, len(tokens)):
-                marked[x] = True
+            for x in range(len(tokens)):
+                if clause[x] >= clause[j]:
+                    marked[x] = True
         elif kind == "clause":
             for x, cx in enumerate(clause):
                 if cx == clause[j]:
