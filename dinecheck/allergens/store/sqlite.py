@@ -79,10 +79,11 @@ class SqliteStore(OntologyStore):
             self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
                 yield _SqliteTx(self._conn)
+                self._conn.execute("COMMIT")  # deferred foreign keys are checked here and may fail
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
 
     def _exclusive(self, tx: Any) -> None:
         """``BEGIN IMMEDIATE`` already holds the file's single write lock."""

@@ -154,6 +154,17 @@ def test_reseeding_refuses_to_orphan_a_user_synonym(store_url: str, data_dir: Pa
         assert "whey_protein_concentrate" in s.ontology().ingredients
 
 
+def test_a_failed_commit_rolls_back_and_the_store_stays_usable(store) -> None:
+    n = store.stats().synonyms
+    with pytest.raises(StoreError, match="(?i)foreign key"):
+        with store.transaction(write=True) as tx:  # the dangling reference is only detected at COMMIT (deferred)
+            tx.execute("INSERT INTO ingredient_synonyms (synonym, synonym_normalized, canonical_id, synonym_type)"
+                       " VALUES ('x', 'x', 'no_such_ingredient', 'USER')")  # fmt: skip
+    assert store.stats().synonyms == n
+    store.add_synonym("verkadalai", "peanut")
+    assert store.stats().synonyms == n + 1
+
+
 def test_a_schema_newer_than_the_code_is_refused(store) -> None:
     with store.transaction(write=True) as tx:
         tx.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
