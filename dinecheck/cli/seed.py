@@ -24,6 +24,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from dinecheck.cli import seed_extract
 from dinecheck.cli.common import echo_json
@@ -221,12 +222,14 @@ def _fmt(v: Any) -> str:
 
 
 def _print_table(console: Console, r: RestaurantResult, trace: bool) -> None:
-    table = Table(title=f"{r.name} ({r.business_id}) — {r.status}, {r.n_filtered} relevant review(s)", title_justify="left")
+    # Text objects, never markup: names and values come from untrusted data and seeds ("[/bold]" must print as is).
+    title = Text(f"{r.name} ({r.business_id}) — {r.status}, {r.n_filtered} relevant review(s)")
+    table = Table(title=title, title_justify="left")
     table.add_column("output")
     table.add_column("value", justify="right")
     table.add_column("flag")
     for k, v in r.outputs.items():
-        table.add_row(k, _fmt(v), "depends on failed reviews" if k in r.flagged_outputs else "")
+        table.add_row(Text(k), Text(_fmt(v)), Text("depends on failed reviews" if k in r.flagged_outputs else ""))
     console.print(table)
     for f in r.failed_reviews:
         console.print(f"  failed review {f.review_id}: {f.status}: {f.error}", markup=False)

@@ -249,3 +249,16 @@ def test_hostile_seed_through_the_cli(cli, tmp_path, monkeypatch, expr: str, mes
     r = cli("seed", "eval", "seed.json", "--extracted", "x.jsonl")
     assert (r.code, r.err) == (2, f"error: seed.json: /compute/0/expr: {message}\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["seed.json", "x.jsonl"]
+
+
+def test_human_output_prints_untrusted_text_verbatim(cli, tmp_path) -> None:
+    seed = {
+        "task_name": "t", "filter": {"keywords": ["x"]},
+        "extract": {"fields": [{"name": "f", "type": "enum", "values": {"a": "", "b": ""}}]},
+        "compute": [{"name": "V", "op": "const", "value": "[/bold] [red]x"}], "output": ["V"],
+    }  # fmt: skip
+    (tmp_path / "seed.json").write_text(json.dumps(seed))
+    (tmp_path / "x.jsonl").write_text(json.dumps({"business_id": "b", "context": {"name": "[bold]Cafe[/]"}, "reviews": []}) + "\n")
+    r = cli("seed", "eval", tmp_path / "seed.json", "--extracted", tmp_path / "x.jsonl")
+    assert r.code == 0, r.err
+    assert "[bold]Cafe[/] (b) — complete, 0 relevant review(s)" in r.out and "[/bold] [red]x" in r.out
