@@ -42,7 +42,9 @@ class Finding:
                 "span": list(self.span)}  # fmt: skip
 
 
-def ingredient_findings(resolutions: Iterable[Resolution], profile: Collection[str], ontology: Ontology) -> list[Finding]:
+def ingredient_findings(
+    resolutions: Iterable[Resolution], profile: Collection[str], ontology: Ontology
+) -> list[Finding]:
     out: list[Finding] = []
     for res in resolutions:
         tok = res.token

@@ -5,15 +5,15 @@ in the ontology's synonym table. Nothing else ever matches: no substring, prefix
 "peanut", "nutmeg" is not a nut, "buckwheat" is not wheat). When the exact key is absent, a few CONTROLLED rules
 rewrite the key, and the rewrite only counts if the result is itself an exact ontology key:
 
-1. ``e-number base``: an E-number with a sub-letter falls back to its base (``e322i`` → ``e322``; ``e150d`` → ``e150``
-   only when ``e150d`` itself is not an entry).
+1. ``e-number base``: an E-number with a sub-letter falls back to its base (``e322i`` → ``e322``; ``e150d`` →
+   ``e150`` only when ``e150d`` itself is not an entry).
 2. ``article``: one leading article/partitive is dropped (``des oeufs`` → ``oeufs``, ``d'orge`` → ``orge``,
    ``the almonds`` → ``almonds``).
 3. ``qualifier``: an "organic"/"bio" qualifier is dropped (``organic sesame oil`` → ``sesame oil``, ``lait bio`` →
    ``lait``); it says how a thing was farmed, never what it is.
 4. ``inflection``: a plural/inflection ending of the last word (or, for French/Italian/Spanish "X de Y" names, the
-   first word) is removed or replaced (``-s``, ``-es``, ``-ies→-y``, ``-x``, ``-n``, ``-en``, ``-e``, ``-er``, ``-i→-o``,
-   ``-i→-e``, ``-e→-a``).
+   first word) is removed or replaced (``-s``, ``-es``, ``-ies→-y``, ``-x``, ``-n``, ``-en``, ``-e``, ``-er``,
+   ``-i→-o``, ``-i→-e``, ``-e→-a``).
 
 When one key names several canonical ingredients, all of them are kept (their allergens are all reported).
 
@@ -34,7 +34,8 @@ from dinecheck.allergens.tokenize import Token, e_number_base
 
 _ARTICLES = (
     "the ", "a ", "an ", "some ", "de la ", "de l'", "du ", "des ", "de ", "d'", "le ", "la ", "les ", "l'", "der ",
-    "die ", "das ", "den ", "dem ", "von ", "el ", "los ", "las ", "del ", "di ", "il ", "lo ", "gli ", "dei ", "degli ",
+    "die ", "das ", "den ", "dem ", "von ", "el ", "los ", "las ", "del ", "di ", "il ", "lo ", "gli ", "dei ",
+    "degli ",
     "delle ", "della ", "dello ", "dall'", "dell'",
 )  # fmt: skip
 

@@ -7,7 +7,8 @@ enthalten"), ``FACILITY`` (shared facility / equipment / line), ``NOT_SUITABLE``
 enthalten"); otherwise the list follows the phrase.
 
 Matching is on the lookup-key form of the text (case, accents, hyphens, apostrophes and white space folded), on word
-boundaries, with exact string search (one Aho-Corasick automaton over the phrases; no regular expression built from data). All candidate matches are collected,
+boundaries, with exact string search (one Aho-Corasick automaton over the phrases; no regular expression built from
+data). All candidate matches are collected,
 then chosen **longest first, non-overlapping**. Each chosen phrase owns the text after it up to the end of its
 sentence (``.``/``!``/``?``/new line, a closing bracket it is inside of) or the next chosen phrase — that is its list.
 
@@ -264,7 +265,8 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
                 j = t.find(pat.tail, j + 1, limit)
             if j != -1:
                 out.append(_Cand(s, j + len(pat.tail), e, j, "risk", pat.phrase, len(head) + len(pat.tail)))
-    for m in _INTRO.finditer(t, timeout=_TIMEOUT) if "conten" in t or "contain" in t or "enthalt" in t or "allerg" in t or "alerg" in t else ():
+    intro_possible = any(w in t for w in ("conten", "contain", "enthalt", "allerg", "alerg"))
+    for m in _INTRO.finditer(t, timeout=_TIMEOUT) if intro_possible else ():
         if _bounded(t, m.start(), m.end()):
             out.append(_Cand(m.start(), m.end(), m.end(), m.end(), "intro", None))
     for m in _ABSENCE_SUFFIX.finditer(t, timeout=_TIMEOUT) if "free" in t or "frei" in t else ():
@@ -361,7 +363,9 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
             masks.append(raw(c.start, c.list_start))
             codes = tuple(code for code, lvl in named.items() if lvl in (RiskLevel.DEFINITE, RiskLevel.DERIVED))
             if codes:
-                hits.append(PhraseHit(phrase.phrase, phrase.type, phrase.level, _ordered(codes), raw(c.start, list_end)))
+                hits.append(
+                    PhraseHit(phrase.phrase, phrase.type, phrase.level, _ordered(codes), raw(c.start, list_end))
+                )
             continue
         if phrase.type in MASKING_TYPES:
             masks.append(raw(c.start, span_end))

@@ -3,7 +3,8 @@
 Rules (each one is tested in ``tests/allergens/test_tokenize.py``):
 
 * Separators: ``,`` (not a decimal comma between digits), ``;``, sentence ends ``.`` (not a decimal point), ``!``,
-  ``?``, new lines, ``•``, ``|``, a dash surrounded by spaces (``a - b``), and any text masked by the risk-phrase stage.
+  ``?``, new lines, ``•``, ``|``, a dash surrounded by spaces (``a - b``), and any text masked by the risk-phrase
+  stage.
 * Brackets ``( ) [ ] { }`` nest: the parent and every sub-ingredient are tokens, each with its span. Text that follows
   a closing bracket in the same segment is a token of its own. Nesting deeper than :data:`MAX_DEPTH` is flattened.
 * ``class: value`` — every part before a colon is a token of role ``"class"`` (``emulsifier: soy lecithin`` → both);
@@ -12,7 +13,8 @@ Rules (each one is tested in ``tests/allergens/test_tokenize.py``):
   name (the optional ``known`` predicate, e.g. "sweet and sour sauce").
 * Percentages (``52%``, ``17,5 %``, ``<2%``), emphasis marks (``*``, ``_x_``, footnote marks ``¹``) and leading
   "of which" words (``dont``, ``including``, ``davon``…) are removed from the token text; CAPITALS are folded by the
-  lookup key. E-numbers are canonicalised: ``E 322``, ``E-322``, ``e322`` → ``e322``; ``E 150 d``/``E150(d)`` → ``e150d``;
+  lookup key. E-numbers are canonicalised: ``E 322``, ``E-322``, ``e322`` → ``e322``; ``E 150 d``/``E150(d)`` →
+  ``e150d``;
   a trailing E-number after a class word (``thickener E415``) becomes its own token.
 * Provenance and organic-farming notes (``origine France``, ``*aus biologischer Landwirtschaft``) are tokens of role
   ``"note"``: they are reported but not looked up.
@@ -73,7 +75,8 @@ _NOTE = regex.compile(
 
 
 _NOTE_FIRST = frozenset(
-    {"origine", "origin", "country", "pays", "provenance", "herkunft", "procedencia", "origen", "provenienza", "produit",
+    {"origine", "origin", "country", "pays", "provenance", "herkunft", "procedencia", "origen", "provenienza",
+     "produit",
      "produits", "ingredient", "ingredients", "issu", "issus", "issue", "issues", "provenant", "aus", "kontrolliert",
      "biologischer", "okologischer", "von", "from", "of", "certified", "organic", "de", "procedente", "agricultura",
      "cultivo", "da"}
@@ -200,8 +203,8 @@ def _strip_span(s: str, start: int, end: int) -> tuple[int, int]:
 
 
 _EMPHASIS_CHARS = frozenset("*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»_")
-_LEAD_FIRST = frozenset({"dont", "including", "incl", "incl.", "inkl", "inkl.", "davon", "of", "di", "de", "incluant", "with",
-                         "avec", "mit", "con", "from", "aus"})  # fmt: skip
+_LEAD_FIRST = frozenset({"dont", "including", "incl", "incl.", "inkl", "inkl.", "davon", "of", "di", "de", "incluant",
+                         "with", "avec", "mit", "con", "from", "aus"})  # fmt: skip
 
 
 def _clean(raw: str) -> str:
@@ -325,7 +328,8 @@ def tokenize(
             chars[i] = _MASK
     s = "".join(chars)
     s = _ENTITY.sub(lambda m: " " * len(m.group(0)), s, timeout=_TIMEOUT)
-    s = _E_SUBLETTER.sub(lambda m: f"{m.group(1)} {m.group(2)} ", s, timeout=_TIMEOUT)  # E150(d) → E150 d (same length)
+    # E150(d) → "E150 d " (same length, so spans stay valid)
+    s = _E_SUBLETTER.sub(lambda m: f"{m.group(1)} {m.group(2)} ", s, timeout=_TIMEOUT)
     builder = _Builder(s, known)
     for seg in _parse(s):
         builder.segment(seg, 0, None)

@@ -38,7 +38,9 @@ class Decision:
     reasons: tuple[str, ...]
 
 
-def confidence_of(tokens_processed: int, tokens_matched: int, has_unmatched: bool, has_phrases: bool) -> tuple[float, float]:
+def confidence_of(
+    tokens_processed: int, tokens_matched: int, has_unmatched: bool, has_phrases: bool
+) -> tuple[float, float]:
     """``(confidence, match_rate)`` per the spec's degradation rules."""
     match_rate = tokens_matched / tokens_processed if tokens_processed else 0.0
     confidence = 1.0
@@ -70,7 +72,8 @@ def decide(
     if tokens_processed == 0:
         reasons.append("no ingredient could be read from the label (empty input)")
     if unmatched:
-        shown = ", ".join(repr(u) for u in unmatched[:10]) + (f" and {len(unmatched) - 10} more" if len(unmatched) > 10 else "")
+        more = f" and {len(unmatched) - 10} more" if len(unmatched) > 10 else ""
+        shown = ", ".join(repr(u) for u in unmatched[:10]) + more
         reasons.append(f"unknown ingredient(s), which could contain allergens: {shown}")
     if hits:
         reasons.append("the label carries risk statements: " + "; ".join(repr(h.phrase) for h in hits))
