@@ -82,9 +82,17 @@ def _json_type(v: Any) -> str:
     return type(v).__name__
 
 
+def _r(value: Any) -> str:
+    """``repr`` bounded to 80 characters: messages quote untrusted seed text."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:76] + "…" + text[-1]
+
+
 def _suggest(word: str, choices: Any) -> str:
+    if len(word) > 200:
+        return ""
     close = difflib.get_close_matches(word, [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return f" (did you mean {_r(close[0])}?)" if close else ""
 
 
 def _scalar(v: Any) -> bool:
@@ -158,9 +166,9 @@ class _Checker:
         for ptr, errs in grouped.items():
             first = errs[0]
             if first["type"] == "missing":
-                self.error(ptr, f"missing required key {str(first['loc'][-1])!r}")
+                self.error(ptr, f"missing required key {_r(str(first['loc'][-1]))}")
             elif first["type"] == "extra_forbidden":
-                self.error(ptr, f"unknown key {str(first['_path'][-1])!r}")
+                self.error(ptr, f"unknown key {_r(str(first['_path'][-1]))}")
             elif all(e["type"] in _TYPE_WORDS for e in errs):
                 wanted: list[str] = []
                 for e in errs:
@@ -181,10 +189,10 @@ class _Checker:
             return CheckResult(self.problems)
         for key in raw:
             if key not in TOP_LEVEL:
-                self.error(pointer(key), f"unknown top-level key {key!r}{_suggest(key, TOP_LEVEL)}")
+                self.error(pointer(key), f"unknown top-level key {_r(key)}{_suggest(key, TOP_LEVEL)}")
         for key in TOP_LEVEL:
             if key not in raw:
-                self.error(pointer(key), f"missing required key {key!r}")
+                self.error(pointer(key), f"missing required key {_r(key)}")
         if "task_name" in raw and not (isinstance(raw["task_name"], str) and 0 < len(raw["task_name"]) <= 200):
             self.error(pointer("task_name"), "task_name must be a string of 1–200 characters")
         if "filter" in raw:
@@ -219,7 +227,7 @@ class _Checker:
             if not isinstance(f, dict) or not isinstance(f.get("name"), str):
                 continue
             if f["name"] in self.fields:
-                self.error(pointer("extract", "fields", i, "name"), f"duplicate extract field {f['name']!r}")
+                self.error(pointer("extract", "fields", i, "name"), f"duplicate extract field {_r(f['name'])}")
                 continue
             values = f.get("values")
             self.fields[f["name"]] = {str(k): v for k, v in values.items()} if isinstance(values, dict) else {}
@@ -256,7 +264,7 @@ class _Checker:
         if isinstance(self.raw.get("output"), list) and not any(p.severity == "error" for p in self.problems):
             for name, info in self.steps.items():
                 if name not in needed and info.op != "define_filter":
-                    self.warn(pointer("compute", info.index), f"step {name!r} is computed but no output depends on it")
+                    self.warn(pointer("compute", info.index), f"step {_r(name)} is computed but no output depends on it")
 
     def check_output(self, output: Any) -> None:
         if not isinstance(output, list):
@@ -271,15 +279,15 @@ class _Checker:
                 self.error(ptr, f"expected a step name, got {_json_type(name)}")
                 continue
             if name in seen:
-                self.warn(ptr, f"{name!r} is listed twice")
+                self.warn(ptr, f"{_r(name)} is listed twice")
             seen.add(name)
             info = self.steps.get(name)
             if info is None:
                 if name in self.defined_at or not self.compute_checked or not isinstance(self.raw.get("compute"), list):
                     continue  # the step exists but is invalid: already reported there
-                self.error(ptr, f"unknown step {name!r}{_suggest(name, self.steps)}")
+                self.error(ptr, f"unknown step {_r(name)}{_suggest(name, self.steps)}")
             elif info.op == "define_filter":
-                self.error(ptr, f"{name!r} is a filter, not a value; it cannot be an output")
+                self.error(ptr, f"{_r(name)} is a filter, not a value; it cannot be an output")
 
     # ------------------------------------------------------------------------------------------------ steps
     def check_step(self, i: int, step: Any) -> None:
@@ -295,16 +303,16 @@ class _Checker:
         elif not isinstance(name, str) or not name:
             self.error(pointer(*base, "name"), f"a step name must be a non-empty string, got {_json_type(name)}")
         elif name in RESERVED:
-            self.error(pointer(*base, "name"), f"{name!r} is a reserved word and cannot name a step")
+            self.error(pointer(*base, "name"), f"{_r(name)} is a reserved word and cannot name a step")
         elif self.defined_at.get(name, i) < i:
-            self.error(pointer(*base, "name"), f"duplicate step name {name!r} (first defined at {pointer('compute', self.defined_at[name])})")
+            self.error(pointer(*base, "name"), f"duplicate step name {_r(name)} (first defined at {pointer('compute', self.defined_at[name])})")
         else:
             name_ok = True
         if "op" not in step:
             self.error(pointer(*base, "op"), "missing required key 'op'")
             return
         if not isinstance(op, str) or op not in STEP_MODELS:
-            self.error(pointer(*base, "op"), f"unknown op {op!r}{_suggest(str(op), STEP_MODELS)}; expected one of {', '.join(STEP_MODELS)}")
+            self.error(pointer(*base, "op"), f"unknown op {_r(op)}{_suggest(str(op), STEP_MODELS)}; expected one of {', '.join(STEP_MODELS)}")
             return
         model = STEP_MODELS[op]
         n_before = len(self.problems)
@@ -317,9 +325,9 @@ class _Checker:
                 if err["type"] == "extra_forbidden":
                     key = err["loc"][-1]
                     if len(err["loc"]) == 1:
-                        self.error(pointer(*base, key), f"unknown parameter {key!r} for op {op!r}{_suggest(str(key), allowed)}; allowed: {', '.join(allowed)}")
+                        self.error(pointer(*base, key), f"unknown parameter {_r(key)} for op {_r(op)}{_suggest(str(key), allowed)}; allowed: {', '.join(allowed)}")
                 elif err["type"] == "missing" and len(err["loc"]) == 1:
-                    self.error(pointer(*base, err["loc"][0]), f"missing parameter {err['loc'][0]!r} for op {op!r}")
+                    self.error(pointer(*base, err["loc"][0]), f"missing parameter {_r(err['loc'][0])} for op {_r(op)}")
             rest = [e for e in exc.errors() if not (len(e["loc"]) == 1 and e["type"] in ("extra_forbidden", "missing"))]
             if rest:
                 self.pydantic(rest, base, step, skip=skip)
@@ -377,25 +385,25 @@ class _Checker:
         own = self.raw["compute"][i].get("name") if isinstance(self.raw["compute"][i], dict) else None
         ref = f"${name}" if as_filter else name
         if name == own and at == i:
-            self.error(ptr, f"step {own!r} refers to itself")
+            self.error(ptr, f"step {_r(own)} refers to itself")
             return None
         if at is None:
             pool = [n for n, s in self.steps.items() if s.index < i and ((s.op == "define_filter") == as_filter)]
             what = "filter" if as_filter else "name"
-            self.error(ptr, f"unknown {what} {ref!r}{_suggest(name, pool)}; it must be defined by an earlier step")
+            self.error(ptr, f"unknown {what} {_r(ref)}{_suggest(name, pool)}; it must be defined by an earlier step")
             return None
         if at > i:
-            self.error(ptr, f"{ref!r} is defined later, at {pointer('compute', at)}; a step can only use earlier steps")
+            self.error(ptr, f"{_r(ref)} is defined later, at {pointer('compute', at)}; a step can only use earlier steps")
             return None
         deps.add(name)
         info = self.steps.get(name)
         if info is None or info.type == "invalid":
             return None  # the definition itself is invalid and already reported
         if as_filter and info.op != "define_filter":
-            self.error(ptr, f"'${name}' must name a define_filter step, but {name!r} is a {info.op} step")
+            self.error(ptr, f"'${name}' must name a define_filter step, but {_r(name)} is a {info.op} step")
             return None
         if not as_filter and info.op == "define_filter":
-            self.error(ptr, f"{name!r} is a filter, not a value; use it as a where key: '${name}': true")
+            self.error(ptr, f"{_r(name)} is a filter, not a value; use it as a where key: '${name}': true")
             return None
         return info
 
@@ -450,7 +458,7 @@ class _Checker:
             label = key
             if bare:
                 if key not in self.fields:
-                    self.error(ptr, f"extraction field {key!r} is not declared in extract.fields{_suggest(key, self.fields)}")
+                    self.error(ptr, f"extraction field {_r(key)} is not declared in extract.fields{_suggest(key, self.fields)}")
                     continue
                 enum, ftype, label = self.fields[key], "string", f"extraction.{key}"
             elif key.startswith("$"):
@@ -461,7 +469,7 @@ class _Checker:
             else:
                 ns, dot, fname = key.partition(".")
                 if not dot or ns not in E.NAMESPACES or not fname:
-                    self.error(ptr, f"invalid where key {key!r}; expected extraction.FIELD, meta.FIELD, context.FIELD or $FILTER")
+                    self.error(ptr, f"invalid where key {_r(key)}; expected extraction.FIELD, meta.FIELD, context.FIELD or $FILTER")
                     continue
                 if ns == "extraction":
                     if fname not in self.fields:
@@ -485,7 +493,7 @@ class _Checker:
                     optr = pointer(*base, key, op)
                     if op not in WHERE_OPERATORS:
                         hint = " (a plain literal means equality)" if op in ("==", "=", "eq") else _suggest(op, WHERE_OPERATORS)
-                        self.error(optr, f"unknown operator {op!r}{hint}; expected one of {', '.join(WHERE_OPERATORS)}")
+                        self.error(optr, f"unknown operator {_r(op)}{hint}; expected one of {', '.join(WHERE_OPERATORS)}")
                         continue
                     if op == "in":
                         if not isinstance(operand, list) or not operand:
@@ -505,16 +513,16 @@ class _Checker:
         vkind = _kind_of(value)
         if op in (">=", ">", "<=", "<"):
             if enum is not None:
-                self.error(ptr, f"{op!r} cannot be used on the enum field {label}; use a literal or 'in'")
+                self.error(ptr, f"{_r(op)} cannot be used on the enum field {label}; use a literal or 'in'")
                 return
             if vkind not in ("number", "string"):
-                self.error(ptr, f"{op!r} needs a number or a string, got {_a(vkind)}")
+                self.error(ptr, f"{_r(op)} needs a number or a string, got {_a(vkind)}")
                 return
         if ftype != "any" and vkind != ftype:
-            self.error(ptr, f"{label} is {_a(ftype)}, but it is compared with {_a(vkind)} {value!r}")
+            self.error(ptr, f"{label} is {_a(ftype)}, but it is compared with {_a(vkind)} {_r(value)}")
             return
         if enum is not None and value not in enum:
-            self.error(ptr, f"{value!r} is not a value of {label}{_suggest(str(value), enum)}; expected one of {', '.join(enum)}")
+            self.error(ptr, f"{_r(value)} is not a value of {label}{_suggest(str(value), enum)}; expected one of {', '.join(enum)}")
 
     # ------------------------------------------------------------------------------------------------ expressions
     def check_expr(self, text: Any, base: tuple[Any, ...], i: int, deps: set[str], *, per_review: bool = False) -> str | None:
@@ -544,24 +552,24 @@ class _Checker:
             if node.op == "not":
                 self.want(t, "boolean", f"'not' needs a boolean, but its operand is {_a(t)}{at}", ptr)
                 return "boolean"
-            self.want(t, "number", f"unary {node.op!r} needs a number, but its operand is {_a(t)}{at}", ptr)
+            self.want(t, "number", f"unary {_r(node.op)} needs a number, but its operand is {_a(t)}{at}", ptr)
             return "number"
         if isinstance(node, E.Binary):
             lt = self.infer(node.left, ptr, i, deps, per_review)
             rt = self.infer(node.right, ptr, i, deps, per_review)
             if node.op in ("and", "or"):
                 for t in (lt, rt):
-                    self.want(t, "boolean", f"{node.op!r} needs booleans, but an operand is {_a(t)}{at}", ptr)
+                    self.want(t, "boolean", f"{_r(node.op)} needs booleans, but an operand is {_a(t)}{at}", ptr)
                 return "boolean"
             if node.op in E.ARITHMETIC:
                 for t in (lt, rt):
-                    self.want(t, "number", f"{node.op!r} needs numbers, but an operand is {_a(t)}{at}", ptr)
+                    self.want(t, "number", f"{_r(node.op)} needs numbers, but an operand is {_a(t)}{at}", ptr)
                 return "number"
             # comparison
             if "any" not in (lt, rt) and lt != rt:
-                self.error(ptr, f"comparing {_a(lt)} with {_a(rt)} with {node.op!r}{at}")
+                self.error(ptr, f"comparing {_a(lt)} with {_a(rt)} with {_r(node.op)}{at}")
             elif node.op not in ("==", "!=") and (lt == "boolean" or rt == "boolean"):
-                self.error(ptr, f"{node.op!r} cannot order booleans{at}")
+                self.error(ptr, f"{_r(node.op)} cannot order booleans{at}")
             self.enum_literal(node, ptr)
             return "boolean"
         if isinstance(node, E.IfElse):
@@ -586,11 +594,11 @@ class _Checker:
             if isinstance(field_node, E.Name) and field_node.namespace == "extraction" and field_node.name in self.fields:
                 values = self.fields[field_node.name]
                 if node.op not in ("==", "!="):
-                    self.error(ptr, f"{node.op!r} cannot be used on the enum field {field_node.dotted}; compare with '==' or '!='")
+                    self.error(ptr, f"{_r(node.op)} cannot be used on the enum field {field_node.dotted}; compare with '==' or '!='")
                 elif isinstance(lit, E.Str) and lit.value not in values:
                     self.error(
                         ptr,
-                        f"{lit.value!r} is not a value of {field_node.dotted}{_suggest(lit.value, values)}; "
+                        f"{_r(lit.value)} is not a value of {field_node.dotted}{_suggest(lit.value, values)}; "
                         f"expected one of {', '.join(values)}",
                     )
 
@@ -621,12 +629,12 @@ class _Checker:
             if keys != {"when", "then"}:
                 extra = sorted(keys - {"when", "then", "else"})
                 if extra:
-                    self.error(pointer(*rptr, extra[0]), f"unknown key {extra[0]!r} in a case rule; a rule is {{when, then}} or {{else}}")
+                    self.error(pointer(*rptr, extra[0]), f"unknown key {_r(extra[0])} in a case rule; a rule is {{when, then}} or {{else}}")
                 elif "else" in keys:
                     self.error(pointer(*rptr), "a rule is either {when, then} or {else}, not both")
                 else:
                     missing = "then" if "when" in keys else "when"
-                    self.error(pointer(*rptr, missing), f"missing required key {missing!r} in a case rule")
+                    self.error(pointer(*rptr, missing), f"missing required key {_r(missing)} in a case rule")
                 continue
             if not _scalar(rule["then"]):
                 self.error(pointer(*rptr, "then"), f"expected a literal, got {_json_type(rule['then'])}")
