@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from dinecheck.allergens.normalize import Resolution, word_hints
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
 from dinecheck.allergens.phrases import PhraseHit
+from dinecheck.allergens.text import lookup_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +57,11 @@ def ingredient_findings(
                 if path.code not in profile:
                     continue
                 via = f" (rule: {res.rule})" if res.rule not in (None, "exact") else ""
+                same = ""
                 chain = " → ".join(path.path)
                 out.append(Finding(
                     path.code, path.level, "ingredient", tok.text, tok.span, (syn.text, *path.path, path.code),
-                    f"{path.code} {path.level.value}: {tok.text!r} is {syn.text!r}{via} → {chain}",
+                    f"{tok.text!r}{same if lookup_key(tok.text) == syn.key else f' = {syn.text!r}'}{via} → {chain}",
                 ))  # fmt: skip
     return out
 
@@ -75,7 +77,7 @@ def _hint_findings(res: Resolution, profile: Collection[str], ontology: Ontology
                 level = path.level if path.level.rank < RiskLevel.POSSIBLE.rank else RiskLevel.POSSIBLE
                 out.append(Finding(
                     path.code, level, "unknown", tok.text, tok.span, (gram, *path.path, path.code),
-                    f"{path.code} {level.value}: the unknown ingredient {tok.text!r} contains the word(s) {gram!r} "
+                    f"the unknown ingredient {tok.text!r} contains the word(s) {gram!r} "
                     f"→ {' → '.join(path.path)}",
                 ))  # fmt: skip
     return out
@@ -88,12 +90,12 @@ def phrase_findings(hits: Iterable[PhraseHit], profile: Collection[str]) -> list
         generic = [c for c in profile if c not in named] if hit.generic else []
         for code in named:
             out.append(Finding(code, hit.level, "phrase", hit.phrase, hit.span, (hit.phrase, code),
-                               f"{code} {hit.level.value}: the label says {hit.phrase!r} naming {code}"))  # fmt: skip
+                               f"the label says {hit.phrase!r} naming {code}"))  # fmt: skip
         for code in generic:
             why = (f"it names something unreadable ({', '.join(repr(u) for u in hit.unresolved)})" if hit.unresolved
                    else "it names no allergen")  # fmt: skip
             out.append(Finding(code, hit.level, "phrase", hit.phrase, hit.span, (hit.phrase, code),
-                               f"{code} {hit.level.value}: the label says {hit.phrase!r} and {why}, "
+                               f"the label says {hit.phrase!r} and {why}, "
                                f"so it applies to every profile allergen"))  # fmt: skip
     return out
 
