@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 MISSING: Final = object()
@@ -19,9 +20,19 @@ _LITERAL_MAX_CHARS = 100_000  # bound the work ast.literal_eval may do on untrus
 
 def decode_value(value: Any) -> Any:
     """Decode one Yelp value: ``"True"``/``"False"`` → bool, ``"None"`` (any case) → MISSING, quoted → inner text,
-    ``{…}``/``[…]`` → literal (text kept if it does not parse), anything else unchanged."""
+    ``{…}``/``[…]`` → literal (text kept if it does not parse), anything else unchanged.
+
+    Decoded strings are memoised (the same attribute strings recur across restaurants); callers must not mutate a
+    decoded dict or list.
+    """
     if not isinstance(value, str):
         return value
+    if len(value) > _CACHE_MAX_CHARS:
+        return _decode_str(value)
+    return _decode_cached(value)
+
+
+def _decode_str(value: str) -> Any:
     if value == "True":
         return True
     if value == "False":
@@ -38,6 +49,10 @@ def decode_value(value: Any) -> Any:
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return s
     return s
+
+
+_CACHE_MAX_CHARS = 4096
+_decode_cached = lru_cache(maxsize=65536)(_decode_str)
 
 
 def resolve_path(obj: Any, path: Sequence[str]) -> Any:

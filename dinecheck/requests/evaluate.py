@@ -9,6 +9,7 @@ first; Kleene AND/OR do not depend on child order). :meth:`Engine.explain` evalu
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,17 +119,21 @@ class Engine:
             self._evaluators[key] = ev
         return ev
 
+    def _evaluate_leaf(self, key: str, request_id: str, pointer: str, aspect: str, r: Restaurant) -> ConditionOutcome:
+        try:
+            return self._evaluators[key].evaluate(r, self.index)
+        except RegexBudgetExceeded as exc:
+            raise EvaluationError(
+                f"pattern {exc.pattern!r} ran longer than {self.index.timeout_s:g} s on review {exc.review_id} "
+                f"of restaurant {r.business_id}; use a simpler pattern",
+                f"request {request_id} {pointer} ({aspect})",
+            ) from None
+
     def _outcome(self, key: str, request_id: str, pointer: str, aspect: str, r: Restaurant) -> ConditionOutcome:
+        """A condition's full outcome for explanations (cached per condition and restaurant)."""
         got = self._outcomes.get((key, r.index))
         if got is None:
-            try:
-                got = self._evaluators[key].evaluate(r, self.index)
-            except RegexBudgetExceeded as exc:
-                raise EvaluationError(
-                    f"pattern {exc.pattern!r} ran longer than {self.index.timeout_s:g} s on review {exc.review_id} "
-                    f"of restaurant {r.business_id}; use a simpler pattern",
-                    f"request {request_id} {pointer} ({aspect})",
-                ) from None
+            got = self._evaluate_leaf(key, request_id, pointer, aspect, r)
             self._outcomes[(key, r.index)] = got
         return got
 
@@ -142,15 +147,19 @@ class Engine:
         return _Op(node.op, tuple(args), max(a.cost for a in args))
 
     # -- values ----------------------------------------------------------------------------------------------------
-    def _value(self, plan: _Op | _Leaf, request_id: str, r: Restaurant) -> int:
+    def _value(self, plan: _Op | _Leaf, request_id: str, r: Restaurant, memo: dict[str, int]) -> int:
         if isinstance(plan, _Leaf):
-            return self._outcome(plan.key, request_id, plan.pointer, plan.aspect, r).value
+            v = memo.get(plan.key)
+            if v is None:
+                v = self._evaluate_leaf(plan.key, request_id, plan.pointer, plan.aspect, r).value
+                memo[plan.key] = v
+            return v
         if plan.op == "NOT":
-            return logic.not_(self._value(plan.args[0], request_id, r))
+            return logic.not_(self._value(plan.args[0], request_id, r, memo))
         stop = logic.FALSE if plan.op == "AND" else logic.TRUE
         saw_unknown = False
         for a in plan.args:
-            v = self._value(a, request_id, r)
+            v = self._value(a, request_id, r, memo)
             if v == stop:
                 return stop
             if v == logic.UNKNOWN:
@@ -159,12 +168,28 @@ class Engine:
 
     def value(self, request: Request, restaurant: Restaurant) -> int:
         """The root value of ``request`` for one restaurant (+1 means it matches)."""
-        return self._value(self._plan(request.structure, "/structure"), request.id, restaurant)
+        return self._value(self._plan(request.structure, "/structure"), request.id, restaurant, {})
 
     def matches(self, request: Request) -> list[Restaurant]:
         """Restaurants whose root value is exactly +1, in dataset order."""
-        plan = self._plan(request.structure, "/structure")
-        return [r for r in self.dataset.restaurants if self._value(plan, request.id, r) == logic.TRUE]
+        return self.match_all([request])[request.id]
+
+    def match_all(self, requests: Sequence[Request]) -> dict[str, list[Restaurant]]:
+        """For every request id, the restaurants whose root value is exactly +1, in dataset order.
+
+        Restaurant-major: each restaurant is evaluated against every request, with one value per distinct condition
+        shared by all requests, and then its caches are dropped, so memory stays bounded and time grows linearly with
+        the number of restaurants.
+        """
+        plans = [(q, self._plan(q.structure, "/structure")) for q in requests]
+        out: dict[str, list[Restaurant]] = {q.id: [] for q in requests}
+        for r in self.dataset.restaurants:
+            memo: dict[str, int] = {}
+            for q, plan in plans:
+                if self._value(plan, q.id, r, memo) == logic.TRUE:
+                    out[q.id].append(r)
+            self.index.forget(r)
+        return out
 
     # -- explanations ----------------------------------------------------------------------------------------------
     def explain(self, request: Request, restaurant: Restaurant) -> NodeResult:

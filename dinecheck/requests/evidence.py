@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -55,18 +56,33 @@ class ReviewIndex:
         self.dataset = dataset
         self.timeout_s = timeout_s
         self._compiled: dict[str, Any] = {}
-        self._matches: dict[tuple[str, str], tuple[int, ...]] = {}
-        self._ascii: dict[str, tuple[tuple[bool, str], ...]] = {}
-        self._weights: dict[tuple[tuple[str, ...], str], tuple[float, ...]] = {}
+        self._matches: dict[str, dict[str, tuple[int, ...]]] = {}  # business_id -> pattern -> hits
+        self._ascii: dict[str, tuple[str, list[int], tuple[bool, ...]]] = {}
+        self._weights: dict[str, dict[tuple[str, ...], tuple[float, ...]]] = {}  # business_id -> field -> values
         self._circles: dict[tuple[tuple[str, ...], int], frozenset[str]] = {}
+        self._authors: dict[str, dict[str, list[int]]] = {}
 
     def reviews(self, restaurant: Restaurant) -> tuple[Review, ...]:
         return self.dataset.reviews_of(restaurant.business_id)
 
-    def _lowered(self, bid: str, revs: tuple[Review, ...]) -> tuple[tuple[bool, str], ...]:
+    def forget(self, restaurant: Restaurant) -> None:
+        """Drop the caches of one restaurant (the engine calls this when it is done with it: bounded memory)."""
+        bid = restaurant.business_id
+        for cache in (self._matches, self._ascii, self._weights, self._authors):
+            cache.pop(bid, None)
+
+    def _joined(self, bid: str, revs: tuple[Review, ...]) -> tuple[str, list[int], tuple[bool, ...]]:
+        """The lower-cased ASCII review texts joined by NUL, the start offset of each, and which reviews are ASCII."""
         got = self._ascii.get(bid)
         if got is None:
-            got = tuple((rv.text.isascii(), rv.text.lower()) for rv in revs)
+            is_ascii = tuple(rv.text.isascii() for rv in revs)
+            parts, starts, pos = [], [], 0
+            for rv, ok in zip(revs, is_ascii):
+                low = rv.text.lower() if ok else ""
+                starts.append(pos)
+                parts.append(low)
+                pos += len(low) + 1
+            got = ("\0".join(parts), starts, is_ascii)
             self._ascii[bid] = got
         return got
 
@@ -74,35 +90,65 @@ class ReviewIndex:
         """Indices (into the restaurant's reviews) of reviews whose text the pattern matches (case-insensitive search).
 
         A pattern made only of ASCII letters, digits, spaces and ``|`` is a set of literals: on ASCII text a
-        case-insensitive regex search is then exactly a substring test on the lower-cased text, which is much faster.
-        Any other pattern or text goes through the ``regex`` module with a per-search timeout.
+        case-insensitive regex search is then exactly a substring test on the lower-cased text, done here with
+        ``str.find`` over all of the restaurant's ASCII reviews joined by NUL (which no literal contains). Any other
+        pattern, and any non-ASCII review, goes through the ``regex`` module with a per-search timeout.
         """
-        key = (pattern, restaurant.business_id)
-        got = self._matches.get(key)
+        per = self._matches.setdefault(restaurant.business_id, {})
+        got = per.get(pattern)
         if got is not None:
             return got
         revs = self.reviews(restaurant)
-        literals = pattern.lower().split("|") if _LITERAL.fullmatch(pattern) else None
-        out: list[int] = []
-        compiled = None
-        lowered = self._lowered(restaurant.business_id, revs) if literals is not None else None
-        for i, rv in enumerate(revs):
-            if lowered is not None and lowered[i][0]:
-                low = lowered[i][1]
-                if any(lit in low for lit in literals):  # type: ignore[union-attr]
-                    out.append(i)
-                continue
-            if compiled is None:
-                compiled = self.compile(pattern)
-            try:
-                hit = compiled.search(rv.text, timeout=self.timeout_s)
-            except TimeoutError:
-                raise RegexBudgetExceeded(pattern, rv.review_id) from None
+        hits: set[int] = set()
+        if _LITERAL.fullmatch(pattern):
+            joined, starts, is_ascii = self._joined(restaurant.business_id, revs)
+            for lit in set(pattern.lower().split("|")):
+                if not lit:
+                    continue
+                pos = joined.find(lit)
+                while pos >= 0:
+                    i = bisect_right(starts, pos) - 1
+                    hits.add(i)
+                    nxt = starts[i + 1] if i + 1 < len(starts) else len(joined)
+                    pos = joined.find(lit, nxt)
+            todo = [i for i, ok in enumerate(is_ascii) if not ok]
+        else:
+            todo = list(range(len(revs)))
+        if todo:
+            compiled = self.compile(pattern)
+            for i in todo:
+                try:
+                    if compiled.search(revs[i].text, timeout=self.timeout_s):
+                        hits.add(i)
+                except TimeoutError:
+                    raise RegexBudgetExceeded(pattern, revs[i].review_id) from None
+        got = tuple(sorted(hits))
+        per[pattern] = got
+        return got
+
+    def matching_among(self, pattern: str, restaurant: Restaurant, candidates: list[int]) -> tuple[int, ...]:
+        """Like :meth:`matching`, restricted to the review indices ``candidates`` (searches only those, unless the
+        full answer is already cached)."""
+        got = self._matches.get(restaurant.business_id, {}).get(pattern)
+        if got is not None:
+            keep = set(candidates)
+            return tuple(i for i in got if i in keep)
+        revs = self.reviews(restaurant)
+        literals = [lit for lit in set(pattern.lower().split("|")) if lit] if _LITERAL.fullmatch(pattern) else None
+        out = []
+        for i in candidates:
+            text = revs[i].text
+            if literals is not None and text.isascii():
+                low = text.lower()
+                hit = any(lit in low for lit in literals)
+            else:
+                try:
+                    hit = self.compile(pattern).search(text, timeout=self.timeout_s) is not None
+                except TimeoutError:
+                    raise RegexBudgetExceeded(pattern, revs[i].review_id) from None
             if hit:
                 out.append(i)
-        got = tuple(out)
-        self._matches[key] = got
-        return got
+        return tuple(out)
 
     def compile(self, pattern: str) -> Any:
         cp = self._compiled.get(pattern)
@@ -113,11 +159,23 @@ class ReviewIndex:
 
     def weights(self, path: tuple[str, ...], restaurant: Restaurant) -> tuple[float, ...]:
         """The credibility value of every review (see :func:`credibility_value`)."""
-        key = (path, restaurant.business_id)
-        got = self._weights.get(key)
+        per = self._weights.setdefault(restaurant.business_id, {})
+        got = per.get(path)
         if got is None:
             got = tuple(credibility_value(rv, path) for rv in self.reviews(restaurant))
-            self._weights[key] = got
+            per[path] = got
+        return got
+
+    def by_author(self, restaurant: Restaurant) -> dict[str, list[int]]:
+        """Review indices of the restaurant grouped by author identity (``ReviewUser.social_id``)."""
+        got = self._authors.get(restaurant.business_id)
+        if got is None:
+            got = {}
+            for i, rv in enumerate(self.reviews(restaurant)):
+                who = rv.user.social_id
+                if who is not None:
+                    got.setdefault(who, []).append(i)
+            self._authors[restaurant.business_id] = got
         return got
 
     def circle(self, friends: tuple[str, ...], hops: int) -> frozenset[str]:
@@ -146,6 +204,25 @@ def credibility_value(review: Review, path: tuple[str, ...]) -> float:
     return 0.0
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def source_key(obj: Any, path: tuple[str, ...]) -> tuple[Any, ...] | None:
+    """What the value at ``path`` is decoded from: ``(depth, type, scalar)`` for the first non-dict value met along
+    the path, ``(depth, "absent")`` for a missing key; None when that value is not a hashable scalar."""
+    cur = obj
+    for depth, key in enumerate(path):
+        if not isinstance(cur, dict):
+            return (depth, "not-a-dict", type(cur).__name__) if isinstance(cur, _SCALARS) else None
+        if key not in cur:
+            return (depth, "absent")
+        cur = cur[key]
+        if isinstance(cur, dict):
+            continue
+        return (depth, type(cur).__name__, cur) if isinstance(cur, _SCALARS) else None
+    return None
+
+
 class EvidenceEvaluator(Protocol):
     """What every evidence evaluator offers."""
 
@@ -162,6 +239,7 @@ class ItemMetaEvaluator:
     def __init__(self, ev: ItemMetaEvidence) -> None:
         self.ev = ev
         self.path = tuple(ev.path)
+        self._memo: dict[tuple[Any, ...], ConditionOutcome] = {}
 
     def describe(self) -> str:
         ev, p = self.ev, ".".join(self.ev.path)
@@ -178,8 +256,19 @@ class ItemMetaEvaluator:
         return f"attribute {p} is true"
 
     def evaluate(self, restaurant: Restaurant, index: ReviewIndex | None = None) -> ConditionOutcome:
+        # The outcome depends only on the first non-dict value met along the path (a Yelp string, usually shared by
+        # many restaurants), so outcomes are memoised by that value.
+        src = source_key(restaurant.raw, self.path)
+        if src is None:
+            return self._from_value(resolve_path(restaurant.raw, self.path))
+        got = self._memo.get(src)
+        if got is None:
+            got = self._from_value(resolve_path(restaurant.raw, self.path))
+            self._memo[src] = got
+        return got
+
+    def _from_value(self, value: Any) -> ConditionOutcome:
         ev = self.ev
-        value = resolve_path(restaurant.raw, self.path)
         shown = describe_value(value)
         base = {"path": list(self.path), "value": shown}
         if ev.not_true is not None:
@@ -294,9 +383,9 @@ class ReviewTextEvaluator:
         revs = index.reviews(restaurant)
         if not revs:
             return ConditionOutcome(0, "no reviews", {"pattern": ev.pattern, "n_reviews": 0})
-        hits = index.matching(ev.pattern, restaurant)
         if ev.social_filter is not None:
-            return self._social(revs, hits, index)
+            return self._social(revs, index, restaurant)
+        hits = index.matching(ev.pattern, restaurant)
         if ev.weight_by is not None:
             return self._credible(revs, hits, index, restaurant)
         ids = [revs[i].review_id for i in hits]
@@ -325,12 +414,15 @@ class ReviewTextEvaluator:
         return ConditionOutcome(1 if ok else -1, f"{len(credible)} credible matching review(s) "
                                 f"(threshold {threshold:g}, need {need})", info)
 
-    def _social(self, revs: tuple[Review, ...], hits: tuple[int, ...], index: ReviewIndex) -> ConditionOutcome:
+    def _social(self, revs: tuple[Review, ...], index: ReviewIndex, restaurant: Restaurant) -> ConditionOutcome:
         ev = self.ev
         sf = ev.social_filter
         assert sf is not None
         circle = index.circle(tuple(sf.friends), sf.hops)
-        qualifying = [revs[i].review_id for i in hits if revs[i].user.social_id in circle]
+        authors = index.by_author(restaurant)
+        by_circle = sorted(i for name in circle if name in authors for i in authors[name])  # only these are searched
+        hits = index.matching_among(ev.pattern, restaurant, by_circle) if by_circle else ()
+        qualifying = [revs[i].review_id for i in hits]
         need = ev.social_min_matches
         ok = len(qualifying) >= need
         return ConditionOutcome(1 if ok else -1, f"{len(qualifying)} matching review(s) by the circle (need {need})",

@@ -50,6 +50,7 @@ def validate_requests(engine: Engine, requests: Sequence[Request],
                       groundtruth: Mapping[str, str] | None = None) -> list[RequestValidation]:
     """Validate every request; with ``groundtruth`` the gold comes from it (every request must be listed)."""
     ids = {r.business_id for r in engine.dataset.restaurants}
+    matched = engine.match_all(requests)
     out = []
     for req in requests:
         if groundtruth is not None:
@@ -58,7 +59,7 @@ def validate_requests(engine: Engine, requests: Sequence[Request],
             gold: str | None = groundtruth[req.id]
         else:
             gold = req.gold_restaurant
-        matches = tuple(r.business_id for r in engine.matches(req))
+        matches = tuple(r.business_id for r in matched[req.id])
         warnings: list[str] = []
         if req.shorthand is not None:
             warnings += [f"shorthand: {w}" for w in shorthand.compare(req.shorthand, req.structure)]

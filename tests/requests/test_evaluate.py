@@ -100,8 +100,13 @@ def test_equal_evidence_is_evaluated_once_across_requests(build) -> None:
     r1 = parse_request({"id": "A", "structure": {"op": "AND", "args": [{"aspect": "a", "evidence": ev}]}})
     r2 = parse_request({"id": "B", "structure": {"op": "OR", "args": [{"aspect": "b", "evidence": dict(ev)}]}})
     engine = Engine(ds)
-    assert [len(engine.matches(r)) for r in (r1, r2)] == [1, 1]
-    assert len(engine._outcomes) == 1
+    calls = []
+    original = engine.index.matching
+    engine.index.matching = lambda p, r: calls.append((p, r.business_id)) or original(p, r)  # type: ignore[method-assign]
+    matched = engine.match_all([r1, r2])
+    assert {k: [r.business_id for r in v] for k, v in matched.items()} == {"A": ["x"], "B": ["x"]}
+    assert len(engine._evaluators) == 1
+    assert calls == [("latte", "x")]  # one search for both requests
 
 
 # ------------------------------------------------------------------ hypothesis: random valid structures never crash
