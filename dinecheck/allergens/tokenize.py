@@ -16,8 +16,10 @@ Rules (each one is tested in ``tests/allergens/test_tokenize.py``):
   lookup key. E-numbers are canonicalised: ``E 322``, ``E-322``, ``e322`` → ``e322``; ``E 150 d``/``E150(d)`` →
   ``e150d``;
   a trailing E-number after a class word (``thickener E415``) becomes its own token.
-* Provenance and organic-farming notes (``origine France``, ``*aus biologischer Landwirtschaft``) are tokens of role
-  ``"note"``: they are reported but not looked up.
+* Provenance and organic-farming notes (``origine France``, ``*aus biologischer Landwirtschaft``) and purpose clauses
+  made only of purpose words (``to protect color``, ``for freshness``, ``as a preservative``) are tokens of role
+  ``"note"``: they are reported but not looked up. A trailing note is split off its ingredient (``Pomme origine
+  France`` → ``Pomme`` + note; ``sodium benzoate as a preservative`` → ``sodium benzoate`` + note).
 
 Input is bounded (:data:`MAX_LABEL_CHARS`); every regular expression is linear (no nested quantifiers) and runs with a
 timeout.
@@ -72,6 +74,32 @@ _NOTE = regex.compile(
     r"|^(?:from |of )?(?:certified )?organic (?:farming|agriculture|origin)$"
     r"|^(?:de |procedente de )?(?:agricultura|cultivo) ecologic[oa]$|^da agricoltura biologica$"
 )
+
+
+# purpose clauses ("to protect color", "for freshness", "as a preservative") are notes only when every word is one of
+# these — so a note can never hide an ingredient name
+_PURPOSE_FIRST = ("to ", "for ", "as a ", "as an ", "as ", "pour ", "used as a ", "added as a ", "added to ")
+_PURPOSE_WORDS = frozenset(
+    {"protect", "preserve", "maintain", "prevent", "retain", "promote", "keep", "improve", "help", "color", "colour",
+     "flavor", "flavour", "freshness", "fresh", "separation", "caking", "moisture", "quality", "texture", "crispness",
+     "and", "or", "the", "its", "of", "a", "an", "preservative", "preservatives", "antioxidant", "acidulant",
+     "stabilizer", "stabiliser", "emulsifier", "thickener", "coating", "anticaking", "agent", "carrier", "leavening",
+     "dough", "conditioner", "whitening", "acidity", "regulator", "sweetener", "colouring", "coloring", "browning",
+     "nutrient", "nutrients", "enrichment", "fortification", "product", "la", "fraicheur", "conserver", "couleur"}
+)  # fmt: skip
+_TRAILING_NOTE = regex.compile(
+    r"\s+(?:(?:as an?|to|for|used as an?|added as an?)\s[^;()]*"
+    r"|(?:origine?|origin|herkunft|provenance|procedencia|provenienza)\b[^;()]*)$",
+    regex.IGNORECASE,
+)
+
+
+def _is_purpose_note(key: str) -> bool:
+    for first in _PURPOSE_FIRST:
+        if key.startswith(first):
+            words = key[len(first) :].split()
+            return bool(words) and all(w.strip(".:") in _PURPOSE_WORDS for w in words)
+    return False
 
 
 _NOTE_FIRST = frozenset(
@@ -236,10 +264,18 @@ class _Builder:
         key = canonical_key(text)
         if role != "note" and key.split(" ", 1)[0] in _NOTE_FIRST and _NOTE.search(key, timeout=_TIMEOUT):
             role = "note"
-        if role == "class" and key in HEADER_KEYS:
+        if role != "note" and _is_purpose_note(key):
+            role = "note"
+        if role in ("class", "ingredient") and key in HEADER_KEYS:
             return None
-        if role == "ingredient" and key in HEADER_KEYS:
-            return None
+        if role != "note" and " " in key and not (self.known and self.known(key)):
+            m = _TRAILING_NOTE.search(self.s[start:end], timeout=_TIMEOUT)
+            if m and m.start() > 0:
+                tail = canonical_key(_clean(m.group(0)))
+                if _is_purpose_note(tail) or _NOTE.search(tail, timeout=_TIMEOUT):
+                    head = self.emit(start, start + m.start(), depth, parent, role)
+                    self.emit(start + m.start(), end, depth, parent, "note")
+                    return head
         if role != "note" and _has_digit(key) and not (self.known and self.known(key)):
             m = _TRAILING_E.search(self.s[start:end], timeout=_TIMEOUT)
             if m and any(ch.isalpha() for ch in _clean(self.s[start : start + m.start(1)])):
@@ -255,7 +291,8 @@ class _Builder:
             raw, timeout=_TIMEOUT
         ):
             return [(start, end)]
-        if self.known is not None and self.known(canonical_key(_clean(raw))):
+        whole = canonical_key(_clean(raw))
+        if (self.known is not None and self.known(whole)) or _is_purpose_note(whole):
             return [(start, end)]
         parts, last = [], 0
         for m in _CONJ.finditer(raw, timeout=_TIMEOUT):

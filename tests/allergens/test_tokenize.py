@@ -111,3 +111,14 @@ def test_one_letter_abbreviations_and_leading_with_from() -> None:
 def test_words_before_a_percentage_are_kept() -> None:
     # a "max"/"min" word is part of a name ("Glycine max" is the soy bean), never a percentage qualifier
     assert keys("Glycine max 2%, cocoa solids min 50%") == ["glycine max", "cocoa solids min"]
+
+
+def test_purpose_clauses_and_trailing_provenance_are_notes_only_when_made_of_purpose_words() -> None:
+    toks = tokenize("Pomme origine France 79,9 %, SODIUM BENZOATE AS A PRESERVATIVE, ascorbic acid (to protect color "
+                    "and flavor), rosemary extract (for freshness), salt (for milk lovers)")  # fmt: skip
+    assert [(t.text, t.role) for t in toks] == [
+        ("Pomme", "ingredient"), ("origine France", "note"), ("SODIUM BENZOATE", "ingredient"),
+        ("AS A PRESERVATIVE", "note"), ("ascorbic acid", "ingredient"), ("to protect color and flavor", "note"),
+        ("rosemary extract", "ingredient"), ("for freshness", "note"), ("salt", "ingredient"),
+        ("for milk lovers", "ingredient"),
+    ]  # fmt: skip
