@@ -195,7 +195,15 @@ class OntologyStore(ABC):
     # -- schema and seed ----------------------------------------------------------------------------------------
 
     def migrate(self) -> list[int]:
-        """Apply pending migrations (all in one transaction); returns the versions applied."""
+        """Apply pending migrations (all in one transaction); returns the versions applied.
+
+        An up-to-date database is recognised with a plain read, so opening one never waits for the write lock.
+        """
+        try:
+            if self.schema_version() == LATEST_VERSION:
+                return []
+        except StoreError:  # no schema_migrations table yet: a new database
+            pass
         with self.transaction(write=True) as tx:
             self._exclusive(tx)
             tx.execute(MIGRATIONS_TABLE[self.dialect])

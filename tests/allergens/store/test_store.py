@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from dinecheck.allergens.audit import AuditRow
 from dinecheck.allergens.ontology import ALLERGEN_CODES, RiskLevel, load_data_dir
 from dinecheck.allergens.store import SynonymInput, open_store
 from dinecheck.allergens.store.migrations import LATEST_VERSION, MIGRATIONS
+from dinecheck.allergens.store.seed import shipped_data_dir
 from dinecheck.allergens.store.sqlite import SqliteStore
 from dinecheck.errors import OntologyError, StoreError
 
@@ -110,9 +112,11 @@ def test_the_store_ontology_equals_the_data_files(store, data_dir: Path) -> None
     assert [p.level for p in got.allergen_paths("whey_protein_concentrate")] == [RiskLevel.DERIVED]
 
 
-def test_the_shipped_data_round_trips_through_the_store(store_url: str) -> None:
-    with open_store(store_url) as s:
-        ref = load_data_dir()
+def test_the_shipped_data_round_trips_through_the_store(store_url: str, tmp_path: Path) -> None:
+    snapshot = tmp_path / "shipped"  # a copy, so data edited while the test runs cannot race with it
+    shutil.copytree(shipped_data_dir(), snapshot)
+    with open_store(store_url, data_dir=snapshot) as s:
+        ref = load_data_dir(snapshot)
         got = s.ontology()
         assert got.stats() == ref.stats()
         assert got.ingredients == ref.ingredients
