@@ -20,6 +20,7 @@ Rules (each one is tested in ``tests/allergens/test_tokenize.py``):
   made only of purpose words (``to protect color``, ``for freshness``, ``as a preservative``) are tokens of role
   ``"note"``: they are reported but not looked up. A trailing note is split off its ingredient (``Pomme origine
   France`` → ``Pomme`` + note; ``sodium benzoate as a preservative`` → ``sodium benzoate`` + note).
+* HTML tags/comments and CSS rules pasted into a label (``<!--td {border: 1px solid #ccc;}``) are separators.
 
 Input is bounded (:data:`MAX_LABEL_CHARS`); every regular expression is linear (no nested quantifiers) and runs with a
 timeout.
@@ -64,6 +65,10 @@ _CONJ = regex.compile(
 _CONJ_WORDS = frozenset({"and/or", "et/ou", "und/oder", "y/o", "e/o", "and", "et", "und", "y", "e", "ou", "or"})
 _E_NUMBER = regex.compile(r"^e ?(\d{3,4}) ?(?:\(? ?([a-h]|i{1,3}|iv|v|vi) ?\)?)?$")
 _TRAILING_E = regex.compile(r"\s(e\s?-?\s?\d{3,4}(?:\s?\(?[a-h]\)?|i{1,3})?)[\W_]*$", regex.IGNORECASE)
+_MARKUP = regex.compile(
+    r"<!--|-->|</?[a-zA-Z][a-zA-Z0-9]{0,15}(?:\s[^<>]{0,200})?/?>"
+    r"|[a-zA-Z][\w.#-]{0,40}\s?\{(?:\s?[a-zA-Z-]{1,40}\s?:\s?[^;{}]{1,80};)+\s?\}"
+)
 _E_SUBLETTER = regex.compile(r"(?<![^\W\d_])([eE] ?-? ?\d{3,4})\(([a-hA-H])\)")
 _ENTITY = regex.compile(r"&[a-z]{2,8};|&#\d{1,6};", regex.IGNORECASE)
 _NOTE = regex.compile(
@@ -365,6 +370,8 @@ def tokenize(
             chars[i] = _MASK
     s = "".join(chars)
     s = _ENTITY.sub(lambda m: " " * len(m.group(0)), s, timeout=_TIMEOUT)
+    if "<" in s or "{" in s:  # markup pasted into a label: HTML tags/comments and CSS rules become separators
+        s = _MARKUP.sub(lambda m: _MASK * len(m.group(0)), s, timeout=_TIMEOUT)
     # E150(d) → "E150 d " (same length, so spans stay valid)
     s = _E_SUBLETTER.sub(lambda m: f"{m.group(1)} {m.group(2)} ", s, timeout=_TIMEOUT)
     builder = _Builder(s, known)

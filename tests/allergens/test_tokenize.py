@@ -122,3 +122,9 @@ def test_purpose_clauses_and_trailing_provenance_are_notes_only_when_made_of_pur
         ("rosemary extract", "ingredient"), ("for freshness", "note"), ("salt", "ingredient"),
         ("for milk lovers", "ingredient"),
     ]  # fmt: skip
+
+
+def test_pasted_markup_is_a_separator() -> None:
+    text = "Ingrédients : <!--td {border: 1px solid #ccc;}br {mso-data-placement:same-cell;}Anguille, <b>LAIT</b>, sel"
+    assert keys(text) == ["anguille", "lait", "sel"]
+    assert keys("salt {sea salt}, a < b") == ["salt", "sea salt", "a < b"]
