@@ -180,3 +180,26 @@ def test_dev_benchmark_through_the_cli(cli, shared_data) -> None:
     rows = [json.loads(x) for x in r.out.splitlines()]
     assert len(rows) == 49 and {x["status"] for x in rows} == {"ok"}
     assert all(x["matches"] == [x["gold_restaurant"]] for x in rows)
+
+
+def test_hostile_inputs_end_in_one_line_errors(cli, tmp_path) -> None:
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "restaurants.jsonl").write_text(json.dumps({"business_id": "x", "name": "X"}) + "\n")
+    (d / "reviews.jsonl").write_text(json.dumps({"review_id": "v1", "business_id": "x", "text": "a" * 30_000 + "b"})
+                                     + "\n")
+    evil = tmp_path / "evil.jsonl"
+    evil.write_text(json.dumps({"id": "E1", "structure": {"op": "AND", "args": [
+        {"aspect": "evil", "evidence": {"kind": "review_text", "pattern": "(a+)+$"}}]}}) + "\n")
+    r = cli("requests", "validate", "--data", d, "--requests", evil)
+    assert (r.code, r.out) == (2, "")
+    assert r.err == ("error: request E1 /structure/args/0 (evil): pattern '(a+)+$' ran longer than 0.25 s on review "
+                     "v1 of restaurant x; use a simpler pattern\n")
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"id": "D", "structure": ' + '{"op": "NOT", "args": [' * 10_000 + "{}" + "]}" * 10_000 + "}\n")
+    r = cli("requests", "validate", "--data", d, "--requests", deep)
+    assert r.code == 2 and r.err.startswith(f"error: {deep}:1") and "nested" in r.err and r.err.count("\n") == 1
+    junk = tmp_path / "junk.jsonl"
+    junk.write_bytes(b"\x00\xff{[(" * 250_000)
+    r = cli("requests", "validate", "--data", d, "--requests", junk)
+    assert r.code == 2 and r.err.startswith(f"error: {junk}:1: ") and r.err.count("\n") == 1
