@@ -80,8 +80,12 @@ REPORT_STRONG = frozenset(
 REPORT_VERBS = frozenset(
     "told tell tells telling said say says saying mentioned mentions posted wrote claims claimed".split()
 )
+KIN = frozenset(
+    """mom mother dad father sister brother aunt uncle cousin grandma grandmother grandpa grandfather niece nephew
+    husband wife partner son daughter parents""".split()
+)
 SUBJECT_FIRST_PERSON = frozenset("i we i'm i've i'd i'll we're we've we'd".split())
-SECOND_PERSON = frozenset("you your you're you'd you'll yourself anyone anybody".split())
+SECOND_PERSON = frozenset("you your you're you'd you'll yourself anyone anybody someone somebody".split())
 IMPERATIVE_OPENERS = frozenset("do don't never be avoid beware stay watch please heads skip".split())
 THIRD_PARTY = frozenset(
     """friend friends coworker coworkers co colleague colleagues neighbor neighbour neighbors someone somebody people
@@ -104,6 +108,8 @@ def stem(word: str) -> str:
             continue
         if w.endswith(suf) and len(w) - len(suf) >= 3:
             w = w[: -len(suf)]
+            if suf in ("ed", "ing", "edly", "ings") and len(w) >= 4 and w[-1] == w[-2] and w[-1] not in "lsz":
+                w = w[:-1]  # "flagged" → "flag", "stopped" → "stop" (but "swelled" → "swell")
             break
     if w.endswith("e") and len(w) >= 4:
         w = w[:-1]
@@ -167,6 +173,14 @@ def tokenize(text: str) -> list[Token]:
                     out[j] = Token(p.text, p.lower, p.stem, True, True)
                     break
     return out
+
+
+def _person_reports(lowers: list[str]) -> bool:
+    """A third party or a relative is the subject of a reporting verb: "my mom said", "a friend who works here told"."""
+    for i, w in enumerate(lowers):
+        if w in REPORT_VERBS and (THIRD_PARTY | KIN) & set(lowers[max(0, i - 4) : i]):
+            return True
+    return False
 
 
 def _has_pair(lowers: list[str], pairs: tuple[tuple[str, str], ...]) -> bool:
@@ -238,8 +252,8 @@ def split_sentences(text: str) -> list[Sentence]:
         lower_set = set(lowers)
         third = bool(lower_set & THIRD_PARTY)
         reported = bool(lower_set & REPORT_STRONG) or _has_pair(lowers, _READ_FRAMES)
-        if not reported and third and lower_set & REPORT_VERBS:
-            reported = True
+        if not reported and lower_set & REPORT_VERBS:
+            reported = _person_reports(lowers) or (third and not lower_set & SUBJECT_FIRST_PERSON)
         out.append(
             Sentence(
                 start=start,
@@ -269,7 +283,7 @@ THESAURUS: dict[str, tuple[str, ...]] = {
     "staff": (
         "staff", "server", "waiter", "waitress", "waitstaff", "manager", "chef", "cook", "kitchen", "host",
         "hostess", "bartender", "cashier", "owner", "employee", "worker", "barista", "busser", "busboy", "they said",
-        "they told", "told them", "they assured", "they promised", "they insisted", "they swore", "were told",
+        "they made", "they checked", "they offered", "they told", "told them", "they assured", "they promised", "they insisted", "they swore", "were told",
         "was told",
     ),
     "customer": ("customer", "guest", "diner", "patron"),
@@ -277,9 +291,9 @@ THESAURUS: dict[str, tuple[str, ...]] = {
     "child": ("child", "kid", "son", "daughter", "baby", "toddler"),
     # communication
     "ask": ("ask", "inquire", "check", "double check", "confirm", "verify", "question"),
-    "claim": (
-        "claim", "assure", "promise", "swear", "swore", "sworn", "insist", "guarantee", "confirm", "said", "told",
-        "tell", "say",
+    "claim": (  # "~": not when the speaker is the subject ("I told the waiter" is no claim by the staff)
+        "claim", "assure", "promise", "swear", "swore", "sworn", "insist", "guarantee", "confirm", "~said", "~told",
+        "~tell", "~say",
     ),
     "interaction": ("interaction", "interact", "talk", "speak", "spoke", "explain", "discuss"),
     # service outcomes
@@ -288,7 +302,7 @@ THESAURUS: dict[str, tuple[str, ...]] = {
         "swap", "separately", "separate", "made sure", "took care", "take care", "precaution", "walk through",
         "careful",
         "knowledgeable", "above and beyond", "offer", "alternative", "made without", "make without", "left off",
-        "leave off",
+        "leave off", "take seriously", "took seriously", "cater", "special", "flag",
     ),
     "success": (
         "success", "successfully", "perfect", "perfectly", "great", "happy", "loved", "thoughtful", "appreciated",
@@ -297,7 +311,7 @@ THESAURUS: dict[str, tuple[str, ...]] = {
     "dismissive": (
         "dismissive", "dismiss", "dismissed", "brush off", "brushed off", "shrug", "shrugged", "rolled eyes",
         "roll eyes", "eye roll", "laugh", "laughed", "ignore", "ignored", "rude", "careless", "not care",
-        "unprofessional", "not bother", "not want bother",
+        "unprofessional", "not bother", "not want bother", "pick around", "acted like", "being difficult",
     ),
     "refuse": ("refuse", "refused", "decline", "declined", "not accommodate", "not help", "not tell", "not check"),
     "safe": ("safe", "free", "not contain", "not have", "fine"),
@@ -341,7 +355,7 @@ THESAURUS: dict[str, tuple[str, ...]] = {
         "concern", "concerned", "worry", "worried", "afraid", "fear", "scared", "scary", "nervous", "anxious",
         "careful", "beware", "caution", "cautious", "risk", "risky", "not risk", "danger", "dangerous", "wary",
         "hesitant", "warning", "warn", "think twice", "avoid", "stay away", "staying away", "unsafe", "not come",
-        "not go", "not eat",
+        "not go", "not eat", "hurt", "harm", "matter of time", "not place", "steer clear",
     ),
     # sound (a second domain, so that non-food seeds get sensible cues too)
     "noise": ("noise", "noisy", "loud", "quiet", "sound", "music", "volume", "shout", "hear"),

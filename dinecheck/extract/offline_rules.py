@@ -25,7 +25,14 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from dinecheck.extract.base import FieldSpec
-from dinecheck.extract.offline_cues import STOPWORDS, THESAURUS, Sentence, Token, stem, tokenize
+from dinecheck.extract.offline_cues import (
+    STOPWORDS,
+    SUBJECT_FIRST_PERSON,
+    THESAURUS,
+    Sentence,
+    Token,
+    tokenize,
+)
 
 Perspective = Literal["self", "reported", "irrealis"]
 
@@ -49,6 +56,7 @@ class Alt:
     words: tuple[str, ...]
     exact: tuple[bool, ...]  # True: compare the token's text case-sensitively (acronyms such as "ER")
     negated: bool  # the (first) word must occur negated
+    not_after_speaker: bool = False  # "~told": not right after "I"/"we" (the speaker's own act)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +99,8 @@ def _alt_in(alt: Alt, words: tuple[Token, ...], realis: bool = False) -> bool:
             continue
         if realis and tok.irrealis:
             continue
+        if alt.not_after_speaker and i > 0 and words[i - 1].lower in SUBJECT_FIRST_PERSON:
+            continue
         pos, ok = i, True
         for w, ex in zip(alt.words[1:], alt.exact[1:], strict=True):
             nxt = next(
@@ -106,7 +116,8 @@ def _alt_in(alt: Alt, words: tuple[Token, ...], realis: bool = False) -> bool:
 
 
 def _alt_from_text(text: str) -> Alt | None:
-    raw = text.split()
+    not_after_speaker = text.startswith("~")
+    raw = text.lstrip("~").split()
     negated = bool(raw) and raw[0].lower() == "not"
     if negated:
         raw = raw[1:]
@@ -115,7 +126,7 @@ def _alt_from_text(text: str) -> Alt | None:
         return None
     exact = tuple(t.text.isupper() and len(t.text) <= 3 and t.text.isalpha() for t in toks)
     words = tuple(t.text if ex else t.stem for t, ex in zip(toks, exact, strict=True))
-    return Alt(words, exact, negated)
+    return Alt(words, exact, negated, not_after_speaker)
 
 
 def _thesaurus_index() -> dict[str, tuple[str, ...]]:
@@ -142,7 +153,7 @@ def _concept(words_text: str, negative: bool = False) -> Concept | None:
             alt_texts.extend(_THES.get(w, ()))
     alts = [base] + [a for a in (_alt_from_text(t) for t in alt_texts) if a is not None]
     if negative:  # "refused to accommodate": matches negated mentions (and explicit "not X" alternatives flip back)
-        alts = [Alt(a.words, a.exact, not a.negated) for a in alts]
+        alts = [Alt(a.words, a.exact, not a.negated, a.not_after_speaker) for a in alts]
     return Concept(key, negative, tuple(dict.fromkeys(alts)))
 
 
