@@ -283,8 +283,8 @@ THESAURUS: dict[str, tuple[str, ...]] = {
     "staff": (
         "staff", "server", "waiter", "waitress", "waitstaff", "manager", "chef", "cook", "kitchen", "host",
         "hostess", "bartender", "cashier", "owner", "employee", "worker", "barista", "busser", "busboy", "they said",
-        "they made", "they checked", "they offered", "they told", "told them", "they assured", "they promised", "they insisted", "they swore", "were told",
-        "was told",
+        "they made", "they checked", "they offered", "they told", "told them", "they assured", "they promised",
+        "they insisted", "they swore", "were told", "was told",
     ),
     "customer": ("customer", "guest", "diner", "patron"),
     "friend": ("friend", "coworker", "colleague", "neighbor", "acquaintance"),
