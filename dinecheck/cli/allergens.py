@@ -128,7 +128,7 @@ def _human(checked: CheckedLabel, label_id: str | None) -> str:
 
 def _emit(checked: CheckedLabel, label_id: str | None, as_json: bool) -> None:
     if as_json:
-        echo_json(checked.result.to_json(label_id))
+        echo_json(checked.audit.result)  # the audit row keeps exactly the contract's line for this id
     else:
         typer.echo(_human(checked, label_id))
 
