@@ -136,12 +136,35 @@ def _fold_char(ch: str) -> str:
     return out
 
 
+class _FoldTable(dict):
+    """``str.translate`` table folding any character (filled on demand); remembers characters that do not fold to
+    exactly one character, which break the one-to-one alignment."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.uneven: set[str] = set()
+
+    def __missing__(self, code: int) -> str:
+        out = _fold_char(chr(code))
+        if len(out) != 1:
+            self.uneven.add(chr(code))
+        self[code] = out
+        return out
+
+
+_FOLD_TABLE = _FoldTable()
+
+
 def fold_with_map(text: str) -> tuple[str, list[int] | None]:
     """The text in lookup-key form plus, per output character, the index of the raw character it came from (None
     when the two are aligned one to one). Runs of spaces collapse to one."""
     if text.isascii():
         folded = text.lower().translate(_ASCII_TABLE)
         if "  " not in folded:
+            return folded, None
+    else:
+        folded = text.translate(_FOLD_TABLE)
+        if "  " not in folded and _FOLD_TABLE.uneven.isdisjoint(text):
             return folded, None
     chars: list[str] = []
     index: list[int] = []
