@@ -23,6 +23,9 @@ PROFILE_ALL: tuple[str, ...] = ALLERGEN_CODES
 
 @dataclass(frozen=True, slots=True)
 class LabelResult:
+    """The outcome of one check: the verdict, one finding per profile allergen (highest level), the tokens that
+    resolved to nothing, the risk phrases found, confidence and match rate, token counts, and every review reason."""
+
     verdict: Literal["SAFE", "AVOID", "VERIFY"]
     findings: tuple[Finding, ...]
     unmatched: tuple[str, ...]
