@@ -108,8 +108,12 @@ def _variants(key: str) -> Iterable[tuple[str, str]]:
 _MEMO: dict[int, tuple[object, dict[str, tuple[tuple[Synonym, ...], str | None, str | None]]]] = {}
 
 
-def _memo(ontology: Ontology) -> dict[str, tuple[tuple[Synonym, ...], str | None, str | None]]:
-    """Per-ontology memo of resolutions (an :class:`Ontology` is immutable; a changed store builds a new one)."""
+def _memo(ontology: Ontology) -> dict[str, tuple[tuple[Synonym, ...], str | None, str | None]] | None:
+    """Per-ontology memo of resolutions (an :class:`Ontology` is immutable; a changed store builds a new one). Only a
+    plain ``dict`` synonym table is memoised: any other mapping may be a live view (e.g. a database) and is asked
+    every time."""
+    if type(ontology.synonyms) is not dict:
+        return None
     entry = _MEMO.get(id(ontology))
     if entry is None or entry[0] is not ontology.synonyms:
         if len(_MEMO) > 8:
@@ -122,7 +126,7 @@ def _memo(ontology: Ontology) -> dict[str, tuple[tuple[Synonym, ...], str | None
 def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str | None, str | None]:
     """``(synonyms, matched_key, rule)`` for a lookup key; ``((), None, None)`` when nothing matches exactly."""
     memo = _memo(ontology)
-    hit = memo.get(key)
+    hit = memo.get(key) if memo is not None else None
     if hit is not None:
         return hit
     result: tuple[tuple[Synonym, ...], str | None, str | None] = ((), None, None)
@@ -135,7 +139,7 @@ def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str 
             if found:
                 result = (tuple(found), variant, rule)
                 break
-    if len(memo) < 200_000:
+    if memo is not None and len(memo) < 200_000:
         memo[key] = result
     return result
 
