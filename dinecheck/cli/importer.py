@@ -1,4 +1,4 @@
-"""CLI: ``dinecheck import yelp`` — stream the Yelp Open Dataset files into a dataset directory (with a progress bar)."""
+"""CLI: ``dinecheck import yelp`` — stream the Yelp Open Dataset files into a dataset directory, with a progress bar."""
 
 from __future__ import annotations
 

@@ -43,7 +43,8 @@ def load_data(data: Path, lenient: bool) -> Dataset:
 def validate(
     data: Path = DataOpt,
     requests: Path = typer.Option(..., "--requests", help="Requests file (JSON Lines)."),
-    groundtruth: Optional[Path] = typer.Option(None, "--groundtruth", help="Gold answers (request_id, gold_restaurant)."),
+    groundtruth: Optional[Path] = typer.Option(None, "--groundtruth",
+                                               help="Gold answers (request_id, gold_restaurant)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per request."),
     lenient: bool = LenientOpt,
 ) -> None:
@@ -141,7 +142,8 @@ def match(
                 obj["explanation"] = x.tree.to_dict()
             echo_json(obj)
             continue
-        typer.echo(f"{pos:>3}. [{_MARK[x.value]}] {r.business_id}  {r.name}  ({x.leaves_true}/{x.n_leaves} conditions hold)")
+        typer.echo(f"{pos:>3}. [{_MARK[x.value]}] {r.business_id}  {r.name}  "
+                   f"({x.leaves_true}/{x.n_leaves} conditions hold)")
         if explain:
             for line in _render(x.tree, 2):
                 typer.echo(line)
@@ -159,7 +161,8 @@ def schema() -> None:
 
 @app.command("shorthand")
 def shorthand_cmd(
-    requests: Optional[Path] = typer.Option(None, "--requests", help="Print the shorthand derived from each structure."),
+    requests: Optional[Path] = typer.Option(None, "--requests",
+                                            help="Print the shorthand derived from each structure."),
     request_id: Optional[str] = typer.Option(None, "--id", help="Only this request of --requests."),
     parse: Optional[str] = typer.Option(None, "--parse", help="Parse shorthand text and print it back normalised."),
 ) -> None:

@@ -211,7 +211,8 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
                 problem(err)
                 continue
             if rv.review_id in seen_reviews:
-                problem(DataError(f"duplicate review_id {rv.review_id!r} (first at line {seen_reviews[rv.review_id]})", loc))
+                first = seen_reviews[rv.review_id]
+                problem(DataError(f"duplicate review_id {rv.review_id!r} (first at line {first})", loc))
                 continue
             if rv.business_id not in reviews:
                 problem(DataError(f"review of unknown restaurant {rv.business_id!r}", loc))

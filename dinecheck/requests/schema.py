@@ -56,7 +56,8 @@ class ItemMetaEvidence(_Strict):
 
 
 class ItemMetaHoursEvidence(_Strict):
-    """An opening-hours window: the restaurant's ``path`` (``["hours", "Monday"]``) must cover ``true`` (``H:M-H:M``)."""
+    """An opening-hours window: the restaurant's ``path`` (``["hours", "Monday"]``) must cover ``true``
+    (``H:M-H:M``)."""
 
     kind: Literal["item_meta_hours"]
     path: list[str]
@@ -108,7 +109,8 @@ class ReviewTextEvidence(_Strict):
     def _consistent(self) -> "ReviewTextEvidence":
         if self.weight_by is not None and self.social_filter is not None:
             raise ValueError("weight_by and social_filter cannot be combined in one condition")
-        if (self.credibility_percentile is not None or self.min_credible_matches is not None) and self.weight_by is None:
+        credibility_given = self.credibility_percentile is not None or self.min_credible_matches is not None
+        if credibility_given and self.weight_by is None:
             raise ValueError("credibility_percentile/min_credible_matches need weight_by")
         if self.min_matches is not None and self.social_filter is None:
             raise ValueError("min_matches needs social_filter")

@@ -69,16 +69,9 @@ class _Parser:
     def peek(self) -> tuple[str, str, int] | None:
         """(kind, value, start) of the next token without consuming it."""
         m = _TOKEN.match(self.text, self.pos)
-        if not m or m.end() == m.start() and self.pos >= len(self.text):
+        if not m or not m.lastgroup:
             return None
-        start = m.start(m.lastgroup) if m.lastgroup else self.pos
-        if m.lastgroup == "punct":
-            return "punct", m.group("punct"), start
-        if m.lastgroup == "str":
-            return "str", m.group("str"), start
-        if m.lastgroup == "word":
-            return "word", m.group("word"), start
-        return None
+        return m.lastgroup, m.group(m.lastgroup), m.start(m.lastgroup)
 
     def skip_ws(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos].isspace():

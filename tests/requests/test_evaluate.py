@@ -102,7 +102,8 @@ def test_equal_evidence_is_evaluated_once_across_requests(build) -> None:
     engine = Engine(ds)
     calls = []
     original = engine.index.matching
-    engine.index.matching = lambda p, r: calls.append((p, r.business_id)) or original(p, r)  # type: ignore[method-assign]
+    engine.index.matching = (  # type: ignore[method-assign]
+        lambda p, r: calls.append((p, r.business_id)) or original(p, r))
     matched = engine.match_all([r1, r2])
     assert {k: [r.business_id for r in v] for k, v in matched.items()} == {"A": ["x"], "B": ["x"]}
     assert len(engine._evaluators) == 1
@@ -166,7 +167,8 @@ REVIEW = st.builds(lambda t, n, fans, elite, useful, stars: {
     st.one_of(st.none(), st.integers(0, 9)), st.one_of(st.none(), st.sampled_from([1.0, 3.0, 5.0])))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(tree=TREE, restaurants=st.lists(RESTAURANT, min_size=1, max_size=3),
        reviews=st.lists(st.tuples(st.integers(0, 2), REVIEW), max_size=6))
 def test_random_valid_structures_evaluate_consistently(build, tree, restaurants, reviews) -> None:

@@ -35,7 +35,8 @@ def im(**kw):
         (None, im(contains="x", missing=1), 1, "value missing → the evidence's 'missing'"),
         ("u'none'", im(true="u'free'"), -1, "true: value differs from \"u'free'\""),
         # 4. contains on the text form (a dict in Python's rendering), case-insensitive
-        ("{'hipster': True, 'casual': False}", im(contains="'HIPSTER': True"), 1, "contains: \"'HIPSTER': True\" found"),
+        ("{'hipster': True, 'casual': False}", im(contains="'HIPSTER': True"), 1,
+         "contains: \"'HIPSTER': True\" found"),
         ("{'hipster': False}", im(contains="'hipster': True"), -1, "contains: \"'hipster': True\" not found"),
         ("u'full_bar'", im(contains="full"), 1, "contains: 'full' found"),
         # 5. a non-empty all-boolean dict: any true -> +1, else -1 (even when `true` is given)
