@@ -2,7 +2,8 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python bench/allergens_bench.py [--labels 10500] [--naive-labels 350] [--dev ../shared/data/allergen_labels/dev.jsonl]
+    .venv/bin/python bench/allergens_bench.py [--labels 10500] [--naive-labels 350]
+        [--dev ../shared/data/allergen_labels/dev.jsonl]
 
 Input: the real labels of ``dev.jsonl`` replicated to ``--labels``; profile ALL. Both variants run the same pipeline
 (:func:`dinecheck.allergens.pipeline.check_label`) and write one audit row per label, batched 1,000 rows per
@@ -154,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp, open_store(f"sqlite:///{Path(tmp) / 'bench.sqlite'}") as store:
         st = store.stats()
         print(f"store: SQLite, {st.ingredients} ingredients, {st.synonyms} synonyms, {st.risk_phrases} phrases; "
-              f"input: {args.dev.name} ({len(set(t for _, t in labels))} distinct labels) replicated; profile ALL")  # fmt: skip
+              f"input: {args.dev.name} ({len({t for _, t in labels})} distinct labels) replicated; "
+              "profile ALL")  # fmt: skip
         store.ontology()  # warm the store cache
         distinct = list({t: (p, t) for p, t in labels}.values())
         cold, _ = run(store, distinct, naive=False)  # first sight of every distinct label: pipeline memo cold

@@ -5,7 +5,8 @@ License (ODbL) — https://world.openfoodfacts.org/data. Every imported synonym 
 ``synonym_type = OFF_TAXONOMY`` so its origin stays visible.
 
 Format (parsed by :func:`parse_taxonomy`, pure): entries are blocks separated by blank lines; in a block each line is
-``lang: name, synonym, …`` (``\\,`` escapes a comma), ``prop:lang: value`` (e.g. ``wikidata:en: Q…``) or ``< lang:parent``;
+``lang: name, synonym, …`` (``\\,`` escapes a comma), ``prop:lang: value`` (e.g. ``wikidata:en: Q…``) or
+``< lang:parent``;
 ``#`` lines are comments; ``stopwords:lang: w1, w2`` lines define stop words. An entry's id is ``en:`` + the slug of
 its first English name (``en:sulphur-dioxide-and-sulphites``).
 
@@ -31,7 +32,10 @@ from dinecheck.errors import OntologyError
 if TYPE_CHECKING:
     from dinecheck.allergens.store.base import OntologyStore
 
-ATTRIBUTION = "Open Food Facts allergens taxonomy, © Open Food Facts contributors, ODbL (https://opendatacommons.org/licenses/odbl/1-0/)"
+ATTRIBUTION = (
+    "Open Food Facts allergens taxonomy, © Open Food Facts contributors, ODbL "
+    "(https://opendatacommons.org/licenses/odbl/1-0/)"
+)
 MAX_FILE_BYTES = 20_000_000
 MAX_NAME_CHARS = 200
 

@@ -117,8 +117,10 @@ class SeedOutcome:
 # ------------------------------------------------------------------------------------------------ validation
 
 
-def validate_synonym_fields(text: str, lang: str | None, region: str | None, typ: str) -> tuple[str, str | None,
-                                                                                               str | None, str]:  # fmt: skip
+SynonymFields = tuple[str, str | None, str | None, str]  # text, lang, region, type
+
+
+def validate_synonym_fields(text: str, lang: str | None, region: str | None, typ: str) -> SynonymFields:
     """Check a user-supplied synonym's fields; returns them cleaned. Raises OntologyError naming the bad field."""
     clean = text.strip()
     if not clean or not lookup_key(clean):
@@ -130,7 +132,8 @@ def validate_synonym_fields(text: str, lang: str | None, region: str | None, typ
     if lang is not None:
         lang = lang.strip().lower()
         head, _, tail = lang.partition("_")
-        if not (2 <= len(head) <= 3 and set(head) <= _LANG_OK and (not tail or (len(tail) == 2 and set(tail) <= _LANG_OK))):
+        tail_ok = not tail or (len(tail) == 2 and set(tail) <= _LANG_OK)
+        if not (2 <= len(head) <= 3 and set(head) <= _LANG_OK and tail_ok):
             raise OntologyError(f"{lang!r} is not a language code (two or three letters, e.g. en, fr, hi)", "--lang")
     if region is not None:
         region = region.strip().upper()
@@ -467,7 +470,9 @@ class OntologyStore(ABC):
                 url=self.url,
                 dialect=self.dialect,
                 schema_version=one("SELECT MAX(version) FROM schema_migrations"),
-                ontology_version=int(tx.fetchall("SELECT value FROM ontology_meta WHERE key = 'ontology_version'")[0][0]),
+                ontology_version=int(
+                    tx.fetchall("SELECT value FROM ontology_meta WHERE key = 'ontology_version'")[0][0]
+                ),
                 allergens=one("SELECT COUNT(*) FROM allergen_categories"),
                 ingredients=one("SELECT COUNT(*) FROM canonical_ingredients"),
                 synonyms=sum(by_source.values()),

@@ -60,7 +60,8 @@ def replace_shipped_data(tx: Tx, ontology: Ontology, now: Any) -> dict[str, int]
     )
     ings = list(ontology.ingredients.values())
     tx.executemany(
-        "INSERT INTO canonical_ingredients (id, canonical_name, parent_id, category, source) VALUES (?, ?, ?, ?, 'DATA')",
+        "INSERT INTO canonical_ingredients (id, canonical_name, parent_id, category, source)"
+        " VALUES (?, ?, ?, ?, 'DATA')",
         [(i.id, i.id.replace("_", " "), i.parent, i.category) for i in ings],
     )
     maps = [(i.id, code, level.value) for i in ings for code, level in i.allergens.items()]
