@@ -88,7 +88,8 @@ def _fire_content(f: FieldRule, v: ValueRule, m: _Matcher, domain: Sequence[Conc
     for i in range(m.n):
         if not m.domain_near(i) or not any(m.at(c, i, True) for c in v.distinctive):
             continue
-        if topic and not m.near(topic, i):
+        example_here = any(m.at(c, i, True) for c in v.examples)  # a quoted/listed example is specific enough
+        if topic and not example_here and not m.near(topic, i):
             continue
         if not all(m.near(cl.concepts, i, realis=True) for cl in v.clauses):
             continue

@@ -104,8 +104,8 @@ def stem(word: str) -> str:
     if w in STOPWORDS or w in FIRST_PERSON:
         return w
     for suf in _SUFFIXES:
-        if suf == "s" and w.endswith("ss"):
-            continue
+        if (suf == "s" and w.endswith("ss")) or (suf == "ed" and w.endswith("eed")):
+            continue  # "success", "speed"
         if w.endswith(suf) and len(w) - len(suf) >= 3:
             w = w[: -len(suf)]
             if suf in ("ed", "ing", "edly", "ings") and len(w) >= 4 and w[-1] == w[-2] and w[-1] not in "lsz":

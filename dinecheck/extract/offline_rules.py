@@ -118,6 +118,8 @@ def _alt_in(alt: Alt, words: tuple[Token, ...], realis: bool = False) -> bool:
 def _alt_from_text(text: str) -> Alt | None:
     not_after_speaker = text.startswith("~")
     raw = text.lstrip("~").split()
+    if len(raw) > 1 and any(not w.strip("+%$").isdigit() for w in raw):  # "waited 30+ minutes": numbers vary
+        raw = [w for w in raw if not w.strip("+%$").isdigit()]
     negated = bool(raw) and raw[0].lower() == "not"
     if negated:
         raw = raw[1:]

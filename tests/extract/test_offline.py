@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -178,6 +181,53 @@ def test_noise_seed_with_a_perspective_field() -> None:
         {"noise_level": "loud", "source": "hearsay"},
         {"noise_level": "none", "source": "none"},
     ]
+
+
+def test_service_and_price_seed_without_a_shared_domain() -> None:
+    fields = [
+        FieldSpec(name="service_speed", values={
+            "none": "Speed of service not mentioned",
+            "slow": "Long wait for food or table (waited 30+ minutes, slow service)",
+            "fast": "Quick service (food came out fast, prompt)",
+        }),
+        FieldSpec(name="value", values={
+            "none": "No mention of prices",
+            "overpriced": "Too expensive for what you get (pricey, rip-off)",
+            "good_value": "Fair or cheap prices (affordable, good deal)",
+        }),
+    ]  # fmt: skip
+    assert compile_rules(fields).domain == ()
+    got = _label(fields, [
+        "We waited almost an hour for our food and the service was painfully slow.",
+        "Food came out fast and the prices were very affordable.",
+        "The pasta was a total rip-off at 30 dollars, and we waited 45 minutes.",
+        "Lovely decor.",
+        "Service was not slow at all.",
+        "If the service were faster I would come back.",
+    ])  # fmt: skip
+    assert [(g["service_speed"], g["value"]) for g in got] == [
+        ("slow", "none"), ("fast", "good_value"), ("slow", "overpriced"), ("none", "none"), ("none", "none"),
+        ("none", "none"),
+    ]  # fmt: skip
+
+
+def test_labels_do_not_depend_on_hash_seed() -> None:
+    code = (
+        "import json, sys; sys.path.insert(0, '.');"
+        "from tests.extract.test_offline import G1A_FIELDS, ITEMS, FRESH, _inputs;"
+        "from dinecheck.extract.offline import OfflineExtractor;"
+        "r = OfflineExtractor().extract(G1A_FIELDS, _inputs(ITEMS + FRESH));"
+        "print(json.dumps([(x.values, {k: e.quote for k, e in x.evidence.items()}) for x in r]))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", code], cwd=root, env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True, text=True, check=True, timeout=60,
+        ).stdout
+        for seed in ("1", "2")
+    }  # fmt: skip
+    assert len(outs) == 1 and outs.pop().startswith("[[{")
 
 
 def test_compiled_g1a_rules_come_from_descriptions() -> None:
