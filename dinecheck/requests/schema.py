@@ -258,6 +258,10 @@ def parse_request(obj: Any, where: str = "request") -> Request:
     rid = obj.get("id")
     label = f"{where} request {rid}" if isinstance(rid, str) and rid else where
     check_shape(obj, label)
+    root = obj.get("structure")
+    if isinstance(root, dict) and "op" not in root:
+        raise RequestError("the root of the structure must be an operator node (a node with 'op': AND, OR or NOT)",
+                           f"{label} /structure")
     try:
         return Request.model_validate(obj)
     except ValidationError as exc:

@@ -54,6 +54,13 @@ def test_validation_errors_name_request_and_pointer(structure, location, reason)
     assert info.value.reason == reason
 
 
+def test_root_must_be_an_operator_node() -> None:
+    with pytest.raises(RequestError) as info:
+        parse_request(req(OK_LEAF), "f.jsonl:2")
+    assert str(info.value) == ("f.jsonl:2 request R7 /structure: the root of the structure must be an operator node "
+                               "(a node with 'op': AND, OR or NOT)")
+
+
 def test_unknown_top_level_key_and_non_object() -> None:
     with pytest.raises(RequestError, match=r"request R7 /colour: Extra inputs are not permitted"):
         parse_request(req({"op": "AND", "args": [OK_LEAF]}, colour="red"))
