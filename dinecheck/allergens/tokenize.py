@@ -92,6 +92,10 @@ _PURPOSE_WORDS = frozenset(
      "dough", "conditioner", "whitening", "acidity", "regulator", "sweetener", "colouring", "coloring", "browning",
      "nutrient", "nutrients", "enrichment", "fortification", "product", "la", "fraicheur", "conserver", "couleur"}
 )  # fmt: skip
+_PURPOSE_FIRST_WORDS = frozenset(p.split(" ", 1)[0] for p in _PURPOSE_FIRST)
+_TRAILING_NOTE_WORDS = (" as ", " to ", " for ", " used ", " added ", "origin", "herkunft", "provenance", "procedencia",
+                        "provenienza")  # fmt: skip
+_LETTER = regex.compile(r"[^\W\d_]")
 _TRAILING_NOTE = regex.compile(
     r"\s+(?:(?:as an?|to|for|used as an?|added as an?)\s[^;()]*"
     r"|(?:origine?|origin|herkunft|provenance|procedencia|provenienza)\b[^;()]*)$",
@@ -100,6 +104,8 @@ _TRAILING_NOTE = regex.compile(
 
 
 def _is_purpose_note(key: str) -> bool:
+    if key.split(" ", 1)[0] not in _PURPOSE_FIRST_WORDS:
+        return False
     for first in _PURPOSE_FIRST:
         if key.startswith(first):
             words = key[len(first) :].split()
@@ -264,7 +270,7 @@ class _Builder:
         if start >= end:
             return None
         text = _clean(self.s[start:end])
-        if not text or not any(ch.isalpha() for ch in text):
+        if not text or _LETTER.search(text) is None:
             return None
         key = canonical_key(text)
         if role != "note" and key.split(" ", 1)[0] in _NOTE_FIRST and _NOTE.search(key, timeout=_TIMEOUT):
@@ -273,7 +279,12 @@ class _Builder:
             role = "note"
         if role in ("class", "ingredient") and key in HEADER_KEYS:
             return None
-        if role != "note" and " " in key and not (self.known and self.known(key)):
+        if (
+            role != "note"
+            and " " in key
+            and any(w in key for w in _TRAILING_NOTE_WORDS)
+            and not (self.known and self.known(key))
+        ):
             m = _TRAILING_NOTE.search(self.s[start:end], timeout=_TIMEOUT)
             if m and m.start() > 0:
                 tail = canonical_key(_clean(m.group(0)))
@@ -283,7 +294,7 @@ class _Builder:
                     return head
         if role != "note" and _has_digit(key) and not (self.known and self.known(key)):
             m = _TRAILING_E.search(self.s[start:end], timeout=_TIMEOUT)
-            if m and any(ch.isalpha() for ch in _clean(self.s[start : start + m.start(1)])):
+            if m and _LETTER.search(_clean(self.s[start : start + m.start(1)])):
                 self.emit(start, start + m.start(1), depth, parent, "class" if role == "ingredient" else role)
                 return self.emit(start + m.start(1), end, depth, parent, role)
         self.tokens.append(Token(text, key, (start, end), depth, parent, role))
