@@ -5,15 +5,17 @@ is the thin :class:`~dinecheck.extract.base.Extractor` around it that caches com
 
 How a review is labelled (see ``docs/offline_extractor.md``):
 
-1. The review is cut into sentences; each sentence carries negation marks, and flags for irrealis (conditional /
-   counterfactual), first person, reported speech and third-party people (:mod:`~dinecheck.extract.offline_cues`).
-2. A *content* value fires in a sentence that is not irrealis, holds one of the value's distinctive concepts, and
-   whose window (the sentence ± :data:`WINDOW` sentences) mentions the domain and the field's topic and evidences every
-   clause of the description with at least as many distinctive concepts as the description has clauses. Of the values
-   that fire, the one with most distinctive concepts wins; ties go to the value declared later.
+1. The review is cut into sentences; tokens carry negation marks and irrealis marks (conditional, modal, habitual,
+   "another place", figurative clauses), and sentences carry flags for first person, reported speech, third-party
+   people and speaker attitude (:mod:`~dinecheck.extract.offline_cues`).
+2. A *content* value fires in a sentence that holds one of the value's distinctive concepts outside irrealis clauses
+   when its window (the sentence ± :data:`WINDOW` sentences) mentions the domain and the field's topic (a listed
+   example suffices for the topic) and evidences every clause of the description, with at least as many distinctive
+   concepts as the description has clauses. Of the values that fire, the one with most distinctive concepts wins;
+   ties go to the value declared later.
 3. A *perspective* field (values about who experienced something) looks at the *events*: sentences where a related
    field fired or its own topic is mentioned. Reported speech or an anonymous third party → the "reported" value;
-   otherwise the first person → the "self" value; no event but a concern near the domain → the "irrealis" value.
+   otherwise → the "self" value; no event but a concern voiced near the domain → the "irrealis" value.
 4. Nothing fired → the field's null value (``none`` or the value whose description is a negation). A field without a
    null value where nothing fired makes the review ``invalid`` — a value is never invented.
 
