@@ -1,4 +1,4 @@
-"""CLI: ``dinecheck allergens check | synonym add | audit | import-off | stats | init`` — a thin shell over the
+"""CLI: ``dinecheck allergens check | synonym add/remove/list | audit | import-off | stats | init`` — a thin shell over the
 allergen pipeline (:mod:`dinecheck.allergens.pipeline`) and the store (:mod:`dinecheck.allergens.store`).
 
 Contract (other tools depend on it): ``check --json`` prints one line per label, ``{"id", "verdict", "allergens":
@@ -201,6 +201,42 @@ def synonym_add(
     else:
         where = ", ".join(x for x in (syn.lang, syn.region, syn.type) if x)
         typer.echo(f"added {syn.text!r} → {syn.canonical_id} ({where}); ontology version {version}")
+
+
+@synonym_app.command("remove")
+def synonym_remove(
+    synonym: str = typer.Argument(..., help="The name to remove (matched by its lookup key)."),
+    db: Optional[str] = DbOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Remove a user-added or OFF-imported synonym (names from the shipped data stay)."""
+    with open_store(db, seed=False) as store:  # works even when a re-seed is blocked by this very synonym
+        removed = store.remove_synonym(synonym)
+        version = store.version()
+    for syn in removed:
+        if as_json:
+            echo_json({"removed": syn.text, "canonical": syn.canonical_id, "source": syn.source,
+                       "ontology_version": version})  # fmt: skip
+        else:
+            typer.echo(f"removed {syn.text!r} → {syn.canonical_id} ({syn.source}); ontology version {version}")
+
+
+@synonym_app.command("list")
+def synonym_list(
+    source: Optional[str] = typer.Option(None, "--source", help="Only DATA, USER or OFF synonyms."),
+    db: Optional[str] = DbOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """List stored synonyms (e.g. ``--source USER`` for the ones added by hand)."""
+    with open_store(db) as store:
+        rows = store.synonyms(source)
+    for syn in rows:
+        if as_json:
+            echo_json({"synonym": syn.text, "canonical": syn.canonical_id, "lang": syn.lang, "region": syn.region,
+                       "type": syn.type, "source": syn.source})  # fmt: skip
+        else:
+            where = "".join(f"{x}, " for x in (syn.lang, syn.region) if x)
+            typer.echo(f"{syn.text} → {syn.canonical_id} ({where}type {syn.type}, source {syn.source})")
 
 
 @app.command()

@@ -204,6 +204,20 @@ def test_synonym_add_refuses_an_existing_key(cli, db: str) -> None:
                      "to one meaning, so it was not added\n")  # fmt: skip
 
 
+def test_synonym_list_and_remove(cli, db: str) -> None:
+    assert cli("allergens", "synonym", "add", "zzgoober", "--canonical", "peanut", "--db", db).code == 0
+    r = cli("allergens", "synonym", "list", "--source", "USER", "--db", db)
+    assert (r.code, r.out) == (0, "zzgoober → peanut (type USER, source USER)\n")
+    r = cli("allergens", "synonym", "remove", "ZZGOOBER", "--db", db, "--json")
+    assert r.code == 0, r
+    assert {k: v for k, v in json.loads(r.out).items() if k != "ontology_version"} == {
+        "removed": "zzgoober", "canonical": "peanut", "source": "USER"}
+    assert cli("allergens", "synonym", "list", "--source", "USER", "--db", db).out == ""
+    r = cli("allergens", "synonym", "remove", "groundnut", "--db", db)
+    assert r.code == 2
+    assert r.err == "error: SYNONYM: 'groundnut' (lookup key 'groundnut') comes from the shipped data and cannot be removed\n"
+
+
 # ------------------------------------------------------------------------------------------------ audit
 
 

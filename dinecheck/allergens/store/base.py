@@ -337,6 +337,42 @@ class OntologyStore(ABC):
             self._bump_version(tx)
         return syn
 
+    def remove_synonym(self, text: str) -> list[SynonymInput]:
+        """Remove the user or OFF synonyms whose lookup key equals that of ``text``; returns what was removed.
+
+        Synonyms from the shipped data are never removed (they come back on the next seed anyway): asking to remove
+        only those is an error. Removing a name can only make labels less understood (VERIFY), never SAFE.
+        """
+        key = lookup_key(text)
+        if not key:
+            raise OntologyError("the synonym is empty", "SYNONYM")
+        with self.transaction(write=True) as tx:
+            rows = tx.fetchall(
+                "SELECT id, synonym, canonical_id, language_code, region_code, synonym_type, source"
+                " FROM ingredient_synonyms ORDER BY id"
+            )
+            mine = [r for r in rows if lookup_key(r[1]) == key]
+            removable = [r for r in mine if r[6] != "DATA"]
+            if not removable:
+                where = "comes from the shipped data and cannot be removed" if mine else "is not a synonym in the store"
+                raise OntologyError(f"{text!r} (lookup key {key!r}) {where}", "SYNONYM")
+            tx.executemany("DELETE FROM ingredient_synonyms WHERE id = ?", [(r[0],) for r in removable])
+            self._bump_version(tx)
+        return [SynonymInput(r[1], r[2], r[3], r[4], r[5], r[6]) for r in removable]
+
+    def synonyms(self, source: str | None = None) -> list[SynonymInput]:
+        """Stored synonyms in insertion order, optionally only those of one source (DATA, USER or OFF)."""
+        sql = "SELECT synonym, canonical_id, language_code, region_code, synonym_type, source FROM ingredient_synonyms"
+        params: tuple[Any, ...] = ()
+        if source is not None:
+            if source.upper() not in ("DATA", "USER", "OFF"):
+                raise OntologyError(f"{source!r} is not a synonym source; use DATA, USER or OFF", "--source")
+            sql += " WHERE source = ?"
+            params = (source.upper(),)
+        with self.transaction() as tx:
+            rows = tx.fetchall(sql + " ORDER BY id", params)
+        return [SynonymInput(*r) for r in rows]
+
     def add_synonyms(self, synonyms: Sequence[SynonymInput]) -> BulkAddResult:
         """Add many synonyms in one transaction, never overriding a key that already exists (used by the OFF import).
 

@@ -95,7 +95,8 @@ def replace_shipped_data(tx: Tx, ontology: Ontology, now: Any) -> dict[str, int]
         more = f" and {len(dangling) - 5} more" if len(dangling) > 5 else ""
         raise StoreError(
             f"the shipped ontology data no longer defines the ingredient(s) that these stored synonyms refer to: "
-            f"{shown}{more}; the store was left unchanged (re-point those synonyms or start a new database)"
+            f"{shown}{more}; the store was left unchanged (remove them with `dinecheck allergens synonym remove`, "
+            "then add them again to an existing ingredient)"
         )
     return {
         "allergens": len(ontology.allergens),

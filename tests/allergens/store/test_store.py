@@ -156,6 +156,10 @@ def test_reseeding_refuses_to_orphan_a_user_synonym(store_url: str, data_dir: Pa
     with open_store(store_url, seed=False) as s:
         assert s.stats() == before
         assert "whey_protein_concentrate" in s.ontology().ingredients
+        # the way out the message names: remove the synonym, then the re-seed goes through
+        assert [r.text for r in s.remove_synonym("WPC80")] == ["wpc80"]
+    with open_store(store_url, data_dir=data_dir) as s:
+        assert "whey_protein_concentrate" not in s.ontology().ingredients
 
 
 def test_a_failed_commit_rolls_back_and_the_store_stays_usable(store) -> None:
@@ -268,6 +272,39 @@ def test_bulk_add_with_an_unknown_canonical_writes_nothing(store) -> None:
     with pytest.raises(OntologyError, match="unknown canonical ingredient\\(s\\): nope"):
         store.add_synonyms([SynonymInput("lait", "milk"), SynonymInput("x", "nope")])
     assert store.stats().synonyms == n
+
+
+def test_remove_and_list_synonyms(store) -> None:
+    store.add_synonym("verkadalai", "peanut", lang="ta", region="IN", type="REGIONAL")
+    store.add_synonyms([SynonymInput("pinda", "peanut", "nl", None, "OFF_TAXONOMY", "OFF")])
+    assert [(x.text, x.source) for x in store.synonyms("user")] == [("verkadalai", "USER")]
+    assert [(x.text, x.source) for x in store.synonyms("OFF")] == [("pinda", "OFF")]
+    assert len(store.synonyms()) == store.stats().synonyms
+    v = store.version()
+    removed = store.remove_synonym("Verkadalai")
+    assert removed == [SynonymInput("verkadalai", "peanut", "ta", "IN", "REGIONAL", "USER")]
+    assert store.version() == v + 1 and store.ontology().lookup("verkadalai") == []
+    assert [s.canonical_id for s in store.ontology().lookup("groundnut")] == ["peanut"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Groundnut", "SYNONYM: 'Groundnut' (lookup key 'groundnut') comes from the shipped data and cannot be removed"),
+        ("zzz", "SYNONYM: 'zzz' (lookup key 'zzz') is not a synonym in the store"),
+        (" ", "SYNONYM: the synonym is empty"),
+    ],
+)  # fmt: skip
+def test_remove_synonym_refusals(store, text: str, message: str) -> None:
+    v = store.version()
+    with pytest.raises(OntologyError) as err:
+        store.remove_synonym(text)
+    assert str(err.value) == message and store.version() == v
+
+
+def test_synonyms_by_an_unknown_source(store) -> None:
+    with pytest.raises(OntologyError, match="^--source: 'MINE' is not a synonym source; use DATA, USER or OFF$"):
+        store.synonyms("MINE")
 
 
 # ------------------------------------------------------------------------------------------------ audit
