@@ -77,21 +77,18 @@ class _Matcher:
         return any(self.at(c, j, realis) for j in range(self.n) for c in cs)
 
 
-def _fire_content(f: FieldRule, v: ValueRule, m: _Matcher, domain: Sequence[Concept]) -> _Fire | None:
+def _fire_content(f: FieldRule, v: ValueRule, m: _Matcher) -> _Fire | None:
     if not v.distinctive:
         return None
     union: set[tuple[str, bool]] = set()
     hits: list[int] = []
     best, best_n = -1, 0
     need = max(1, len(v.clauses))
-    # the field's own topic beyond the shared domain ("staff" for a staff-interaction field) must be near
-    domain_ids = {c.ident for c in domain}
-    topic = tuple(c for c in f.topic if c.ident not in domain_ids) or f.topic
     for i in range(m.n):
         if not m.domain_near(i) or not any(m.at(c, i, True) for c in v.distinctive):
             continue
         example_here = any(m.at(c, i, True) for c in v.examples)  # a quoted/listed example is specific enough
-        if topic and not example_here and not m.near(topic, i):
+        if f.gate and not example_here and not m.near(f.gate, i):  # e.g. a staff word for a staff-interaction field
             continue
         if not all(m.near(cl.concepts, i, realis=True) for cl in v.clauses):
             continue
@@ -168,7 +165,7 @@ def label_review(rules: Rules, review: ReviewInput) -> ExtractionResult:
     all_fires: dict[str, list[_Fire]] = {}
     for f in rules.fields:
         if not f.is_perspective:
-            all_fires[f.name] = [fi for v in f.values if (fi := _fire_content(f, v, m, rules.domain)) is not None]
+            all_fires[f.name] = [fi for v in f.values if (fi := _fire_content(f, v, m)) is not None]
     values: dict[str, str] = {}
     evidence: dict[str, Evidence] = {}
     for f in rules.fields:
@@ -176,7 +173,7 @@ def label_review(rules: Rules, review: ReviewInput) -> ExtractionResult:
             chosen = _fire_perspective(f, rules, all_fires, m)
             if chosen is None:  # values of a perspective field without a perspective kind match by content
                 plain = [v for v in f.values if not v.perspective]
-                chosen = _choose([fi for v in plain if (fi := _fire_content(f, v, m, rules.domain)) is not None])
+                chosen = _choose([fi for v in plain if (fi := _fire_content(f, v, m)) is not None])
         else:
             chosen = _choose(all_fires[f.name])
         if chosen is not None:

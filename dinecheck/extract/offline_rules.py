@@ -215,6 +215,7 @@ class FieldRule:
     topic: tuple[Concept, ...]
     values: tuple[ValueRule, ...]  # non-null values, in declaration order
     is_perspective: bool = False
+    gate: tuple[Concept, ...] = ()  # the topic beyond the shared domain ("staff"), else the topic; set by compile_rules
 
     def value(self, kind: Perspective) -> ValueRule | None:
         return next((v for v in self.values if v.perspective == kind), None)
@@ -331,4 +332,6 @@ def compile_rules(specs: Sequence[FieldSpec]) -> Rules:
     domain = tuple(by_key[k] for k, names in seen.items() if len(names) >= 2)
     if not domain and len(fields) == 1:
         domain = fields[0].topic
-    return Rules(fields, domain)
+    domain_ids = {c.ident for c in domain}
+    gated = tuple(replace(f, gate=tuple(c for c in f.topic if c.ident not in domain_ids) or f.topic) for f in fields)
+    return Rules(gated, domain)
