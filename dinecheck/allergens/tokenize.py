@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+import re
+
 import regex
 
 from dinecheck.allergens.text import lookup_key
@@ -62,7 +64,7 @@ _LEAD_WORDS = regex.compile(
 _CONJ = regex.compile(
     r"\s+(?:and/or|et/ou|und/oder|y/o|e/o|and|et|und|ou|or|&|(?:y|e)(?=\s+[^\d\s]))\s+|\s*[&/]\s*", regex.IGNORECASE
 )
-_CONJ_WORDS = frozenset({"and/or", "et/ou", "und/oder", "y/o", "e/o", "and", "et", "und", "y", "e", "ou", "or"})
+_CONJ_QUICK = re.compile(r"[&/]|\s(?:and|et|und|y|e|ou|or)\s", re.IGNORECASE)
 _E_NUMBER = regex.compile(r"^e ?(\d{3,4}) ?(?:\(? ?([a-h]|i{1,3}|iv|v|vi) ?\)?)?$")
 _TRAILING_E = regex.compile(r"\s(e\s?-?\s?\d{3,4}(?:\s?\(?[a-h]\)?|i{1,3})?)[\W_]*$", regex.IGNORECASE)
 _MARKUP = regex.compile(
@@ -95,7 +97,7 @@ _PURPOSE_WORDS = frozenset(
 _PURPOSE_FIRST_WORDS = frozenset(p.split(" ", 1)[0] for p in _PURPOSE_FIRST)
 _TRAILING_NOTE_WORDS = (" as ", " to ", " for ", " used ", " added ", "origin", "herkunft", "provenance", "procedencia",
                         "provenienza")  # fmt: skip
-_LETTER = regex.compile(r"[^\W\d_]")
+_LETTER = re.compile(r"[^\W\d_]")  # single character classes cannot backtrack: stdlib re
 _TRAILING_NOTE = regex.compile(
     r"\s+(?:(?:as an?|to|for|used as an?|added as an?)\s[^;()]*"
     r"|(?:origine?|origin|herkunft|provenance|procedencia|provenienza)\b[^;()]*)$",
@@ -122,7 +124,7 @@ _NOTE_FIRST = frozenset(
 )  # fmt: skip
 
 
-_DIGIT = regex.compile(r"\d")
+_DIGIT = re.compile(r"\d")
 
 
 def _has_digit(text: str) -> bool:
@@ -190,7 +192,7 @@ class _Seg:
     items: list  # of ("run", start, end) | ("group", list[_Seg])
 
 
-_SPECIAL = regex.compile(r"[()\[\]{},.;\n\r•|!?\x1f\-–—]")
+_SPECIAL = re.compile(r"[()\[\]{},.;\n\r•|!?\x1f\-–—]")
 
 
 def _parse(s: str) -> list[_Seg]:
@@ -201,7 +203,7 @@ def _parse(s: str) -> list[_Seg]:
     segs, cur = root, _Seg([])
     last = 0  # start of the current run of own text
 
-    for m in _SPECIAL.finditer(s, timeout=_TIMEOUT):
+    for m in _SPECIAL.finditer(s):
         i = m.start()
         c = s[i]
         if c in _OPEN and len(stack) < MAX_DEPTH:
@@ -303,9 +305,7 @@ class _Builder:
     def conj_parts(self, start: int, end: int) -> list[tuple[int, int]]:
         """Split ``[start, end)`` on conjunctions unless the whole text is a known name."""
         raw = self.s[start:end]
-        if ("&" not in raw and "/" not in raw and _CONJ_WORDS.isdisjoint(raw.lower().split())) or not _CONJ.search(
-            raw, timeout=_TIMEOUT
-        ):
+        if _CONJ_QUICK.search(raw) is None or not _CONJ.search(raw, timeout=_TIMEOUT):
             return [(start, end)]
         whole = canonical_key(_clean(raw))
         if (self.known is not None and self.known(whole)) or _is_purpose_note(whole):
