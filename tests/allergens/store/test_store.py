@@ -12,7 +12,7 @@ import pytest
 from dinecheck.allergens.audit import AuditRow
 from dinecheck.allergens.ontology import ALLERGEN_CODES, RiskLevel, load_data_dir
 from dinecheck.allergens.store import SynonymInput, open_store
-from dinecheck.allergens.store.migrations import LATEST_VERSION, MIGRATIONS
+from dinecheck.allergens.store.migrations import LATEST_VERSION, MIGRATIONS, MIGRATIONS_TABLE
 from dinecheck.allergens.store.seed import shipped_data_dir
 from dinecheck.allergens.store.sqlite import SqliteStore
 from dinecheck.errors import OntologyError, StoreError
@@ -76,6 +76,30 @@ def test_a_new_store_is_migrated_to_the_latest_version(store) -> None:
         rows = tx.fetchall("SELECT version, name FROM schema_migrations ORDER BY version")
     assert [(int(v), n) for v, n in rows] == [(m.version, m.name) for m in MIGRATIONS]
     assert store.migrate() == []  # idempotent
+
+
+def test_an_older_database_is_upgraded_in_place(store_url: str, data_dir: Path) -> None:
+    """A database created by a dinecheck that knew only migration 1 gets migration 2 and keeps its rows."""
+    if store_url.startswith("sqlite"):
+        old = SqliteStore.from_url(store_url)
+    else:
+        from dinecheck.allergens.store.postgres import PostgresStore
+
+        old = PostgresStore.from_url(store_url)
+    with old, old.transaction(write=True) as tx:
+        tx.execute(MIGRATIONS_TABLE[old.dialect])
+        for stmt in MIGRATIONS[0].statements(old.dialect):
+            tx.execute(stmt)
+        tx.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (1, 'ontology tables', ?)",
+                   (old._ts_param(datetime.now(UTC)),))  # fmt: skip
+        tx.execute("INSERT INTO allergen_categories (code, name) VALUES ('PEANUT', 'old name')")
+    with open_store(store_url, seed=False) as s:
+        assert s.schema_version() == 2
+        with s.transaction() as tx:
+            assert tx.fetchall("SELECT name FROM allergen_categories") == [("old name",)]
+            assert int(tx.fetchall("SELECT COUNT(*) FROM normalization_audit_log")[0][0]) == 0
+    with open_store(store_url, data_dir=data_dir) as s:  # and seeding then replaces the shipped rows
+        assert s.stats().allergens == 15 and s.ontology().allergens["PEANUT"].name == "Peanut"
 
 
 def test_seeding_writes_every_table(store) -> None:
