@@ -81,8 +81,8 @@ PRIMARY_CANDIDATES: dict[str, tuple[str, ...]] = {
 # wheat-allergic profile could read one of those names as clean. Over-warning (barley → WHEAT) is the safe direction.
 ALSO_REQUIRED: dict[str, tuple[str, ...]] = {"GLUTEN": ("WHEAT",)}
 
-_LANG = re.compile(r"^([a-z]{2,3}(?:_[a-z]{2,3})?):\s*(.*)$")
-_PROP = re.compile(r"^([a-z_]+):([a-z]{2,3}(?:_[a-z]{2,3})?):\s*(.*)$")
+_LANG = re.compile(r"^([a-z]{2,3}(?:_[a-z]{2,4})?):\s*(.*)$")  # en, nl_be, zh_hant
+_PROP = re.compile(r"^([a-z_]+):([a-z]{2,3}(?:_[a-z]{2,4})?):\s*(.*)$")
 _UNESCAPED_COMMA = re.compile(r"(?<!\\),")
 
 
@@ -192,7 +192,7 @@ class ImportPlan:
 
 def _lang_region(off_lang: str) -> tuple[str, str | None]:
     head, _, tail = off_lang.partition("_")
-    return head, (tail.upper() if tail else None)
+    return head, (tail.upper() if len(tail) == 2 else None)  # nl_be → nl, BE; zh_hant → zh (a script, not a region)
 
 
 def plan_import(taxonomy: Taxonomy, ontology: Ontology) -> ImportPlan:

@@ -115,7 +115,8 @@ def mini_ontology(with_gluten_wheat: bool = True) -> Ontology:
     return Ontology([Allergen(c, c) for c in ALLERGEN_CODES], ings, [])
 
 
-TAX = "en: none, no\nfr: aucun\n\nen: peanuts, peanut\nfr: arachide\nnl_be: pinda\n\nen: kiwi\n\nen: gluten\nsv: vete\n"
+TAX = ("en: none, no\nfr: aucun\n\nen: peanuts, peanut\nfr: arachide\nnl_be: pinda\nzh_hant: 花生\n\nen: kiwi\n\n"
+       "en: gluten\nsv: vete\n")
 
 
 def test_plan_maps_entries_to_primary_ingredients() -> None:
@@ -127,6 +128,7 @@ def test_plan_maps_entries_to_primary_ingredients() -> None:
         ("peanut", "peanut", "en", None, "OFF_TAXONOMY", "OFF"),
         ("arachide", "peanut", "fr", None, "OFF_TAXONOMY", "OFF"),
         ("pinda", "peanut", "nl", "BE", "OFF_TAXONOMY", "OFF"),
+        ("花生", "peanut", "zh", None, "OFF_TAXONOMY", "OFF"),
         ("gluten", "gluten", "en", None, "OFF_TAXONOMY", "OFF"),
         ("vete", "gluten", "sv", None, "OFF_TAXONOMY", "OFF"),
     ]
