@@ -401,14 +401,15 @@ def test_precision_recall_do_not_regress(items: list[dict], floor: dict) -> None
 
 
 # the fresh batches, measured before any tuning on them (accuracy per field): reviews 1–28 0.82 / 0.71 / 0.64,
-# reviews 29–52 1.00 / 0.79 / 0.71; afterwards they were used for tuning, so these floors are development numbers
+# reviews 29–52 1.00 / 0.79 / 0.71, reviews 53–60 1.00 / 1.00 / 0.88 (not tuned on); reviews 1–52 were used for
+# tuning afterwards, so these floors are development numbers
 FRESH_FLOOR = {
-    ("incident_severity", "none"): (0.9, 1.0), ("incident_severity", "mild"): (1.0, 0.66),
-    ("incident_severity", "moderate"): (1.0, 1.0), ("incident_severity", "severe"): (1.0, 0.87),
-    ("account_type", "none"): (0.75, 1.0), ("account_type", "firsthand"): (1.0, 0.84),
-    ("account_type", "secondhand"): (1.0, 0.88), ("account_type", "hypothetical"): (1.0, 0.55),
-    ("safety_interaction", "none"): (0.82, 0.96), ("safety_interaction", "positive"): (1.0, 0.55),
-    ("safety_interaction", "negative"): (1.0, 0.71), ("safety_interaction", "betrayal"): (0.75, 0.85),
+    ("incident_severity", "none"): (0.92, 1.0), ("incident_severity", "mild"): (1.0, 0.66),
+    ("incident_severity", "moderate"): (1.0, 1.0), ("incident_severity", "severe"): (1.0, 0.88),
+    ("account_type", "none"): (0.78, 1.0), ("account_type", "firsthand"): (1.0, 0.86),
+    ("account_type", "secondhand"): (1.0, 0.9), ("account_type", "hypothetical"): (1.0, 0.6),
+    ("safety_interaction", "none"): (0.83, 0.93), ("safety_interaction", "positive"): (0.87, 0.63),
+    ("safety_interaction", "negative"): (1.0, 0.75), ("safety_interaction", "betrayal"): (0.77, 0.87),
 }  # fmt: skip
 
 
