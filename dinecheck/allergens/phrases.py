@@ -26,6 +26,9 @@ sentence (``.``/``!``/``?``/new line, a closing bracket it is inside of) or the 
   the rest of the label decides. Further objects of the same claim ("free from nuts, gluten and dairy", "dairy and
   gluten free") stay ingredient tokens whose findings are ``capped`` at POSSIBLE — an absence statement never creates
   a DEFINITE allergen, and an item we cannot attribute is never silently dropped.
+* Storage, use, preparation and nutrition sentences ("Keep refrigerated…", "A consommer de préférence…", "Nährwerte…")
+  are masked to the end of their sentence (or the next phrase) and reported in ``statements``: they are not
+  ingredients. Manufacturing wording ("made in…") is never a statement, since it may carry a facility warning.
 * List introducers ("contains 2% or less of:", "contains less than 1% of the following") and allergen boilerplate
   ("Allergy advice: for allergens, including cereals containing gluten, see ingredients in bold", "Allergènes : voir
   les ingrédients en gras") are masked silently: they state no allergen of the product.
@@ -42,7 +45,7 @@ import regex
 
 from dinecheck.allergens.normalize import resolve_key
 from dinecheck.allergens.ontology import Ontology, RiskLevel, RiskPhrase
-from dinecheck.allergens.text import fold_accents
+from dinecheck.allergens.text import fold_accents, lookup_key
 from dinecheck.allergens.tokenize import MAX_LABEL_CHARS, canonical_key
 from dinecheck.errors import OntologyError
 
@@ -54,6 +57,22 @@ _ABSENCE_PREFIXES = (
     "suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
     "adatto per", "no contiene", "does not contain", "ne contient pas", "enthalt kein", "enthalt keine",
     "non contiene",
+)  # fmt: skip
+# sentences that are not ingredients: storage, use, preparation, nutrition (never manufacturing/facility wording, which
+# could carry a warning). Each masks to the end of its sentence or the next phrase, whichever comes first.
+_STATEMENTS = (
+    "keep refrigerated", "store in a cool", "store in the fridge", "store in a refrigerator", "once opened",
+    "once defrosted", "best before", "for use by", "use by", "shake well", "serving suggestion", "cooking instructions",
+    "preparation instructions", "nutritional information", "nutrition information", "nutrition facts",
+    "typical values", "defrost thoroughly", "do not refreeze", "do not reheat", "keep frozen", "freeze by",
+    "à conserver", "conserver au", "conserver à", "conserver dans", "à consommer de préférence", "à consommer jusqu",
+    "après ouverture", "bien secouer", "agiter avant", "protéger de la lumière", "valeurs nutritionnelles",
+    "déclaration nutritionnelle", "mode de préparation", "conseils de préparation", "à garder au réfrigérateur",
+    "kühl und trocken lagern", "nach dem öffnen", "im kühlschrank aufbewahren", "mindestens haltbar bis",
+    "zu verbrauchen bis", "nährwerte", "nährwertangaben", "durchschnittliche nährwerte", "zubereitung:",
+    "conservar en", "una vez abierto", "consumir preferentemente", "información nutricional", "valores nutricionales",
+    "agitar antes", "conservare in", "dopo l'apertura", "da consumarsi preferibilmente", "valori nutrizionali",
+    "agitare prima",
 )  # fmt: skip
 _ABSENCE_SUFFIX = regex.compile(r"[^\W\d_]+ free(?! (?:range|run|flowing|trade))\b|[^\W\d_]{3,}frei\b")
 _INTRO = regex.compile(
@@ -103,12 +122,14 @@ class PhraseScan:
     """Result of the phrase stage: risk ``hits``; raw-text ``masks`` to hide from tokenisation; absence or
     suitability ``claims`` (raw text), which are reported but carry no allergen; ``capped`` raw-text spans whose
     ingredient findings are held at POSSIBLE (the other items of an absence claim, "free from nuts, gluten and
-    dairy": they may be claimed absent, or present — so neither DEFINITE nor ignored)."""
+    dairy": they may be claimed absent, or present — so neither DEFINITE nor ignored); ``statements`` the storage,
+    preparation and nutrition sentences masked as not being ingredients."""
 
     hits: tuple[PhraseHit, ...]
     masks: tuple[tuple[int, int], ...]
     claims: tuple[str, ...]
     capped: tuple[tuple[int, int], ...] = ()
+    statements: tuple[str, ...] = ()
 
 
 # ------------------------------------------------------------------------------------------- text with index map
@@ -184,7 +205,8 @@ def fold_with_map(text: str) -> tuple[str, list[int] | None]:
 class _Pattern:
     head: str
     tail: str | None
-    phrase: RiskPhrase | None  # None: an absence prefix
+    phrase: RiskPhrase | None  # None: an absence prefix or a statement
+    kind: str = "risk"  # "risk" | "absence" | "statement"
 
 
 class _Index:
@@ -201,7 +223,10 @@ class _Index:
                 raise OntologyError(f"risk phrase {p.phrase!r} has no words before its list mark", "risk_phrases")
             seen.setdefault(f"{head}...{tail}", _Pattern(head, tail, p))
         for a in _ABSENCE_PREFIXES:
-            seen.setdefault(f"{a}...None", _Pattern(a, None, None))
+            seen.setdefault(f"{a}...None", _Pattern(a, None, None, "absence"))
+        for st in _STATEMENTS:
+            key = lookup_key(st)
+            seen.setdefault(f"{key}...None", _Pattern(key, None, None, "statement"))
         self.patterns = tuple(seen.values())
         by_head: dict[str, list[_Pattern]] = {}
         for pat in self.patterns:
@@ -266,7 +291,7 @@ class _Cand:
     end: int  # end of the phrase itself (for "…" phrases: end of the tail)
     list_start: int
     list_end: int | None  # fixed list end for "…" phrases
-    kind: str  # "risk" | "absence" | "intro" | "suffix"
+    kind: str  # "risk" | "absence" | "statement" | "intro" | "suffix"
     phrase: RiskPhrase | None
     weight: int = 0  # characters of the phrase itself (head + tail): breaks ties between equal spans
 
@@ -280,7 +305,7 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
             continue
         for pat in pats:
             if pat.tail is None:
-                out.append(_Cand(s, e, e, None, "risk" if pat.phrase else "absence", pat.phrase, len(head)))
+                out.append(_Cand(s, e, e, None, pat.kind, pat.phrase, len(head)))
                 continue
             limit = _sentence_end(t, e, len(t), ".!?;")
             j = t.find(pat.tail, e, limit)
@@ -357,10 +382,16 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
     masks: list[tuple[int, int]] = []
     claims: list[str] = []
     capped: list[tuple[int, int]] = []
+    statements: list[str] = []
     for n, c in enumerate(chosen):
         next_start = chosen[n + 1].start if n + 1 < len(chosen) else len(t)
         if c.kind == "intro":
             masks.append(raw(c.start, c.end))
+            continue
+        if c.kind == "statement":
+            end = _sentence_end(t, c.end, next_start, ".!?")
+            masks.append(raw(c.start, end))
+            statements.append(text[slice(*raw(c.start, end))])
             continue
         if c.kind in ("absence", "suffix"):
             prev_end = chosen[n - 1].end if n > 0 else 0
@@ -395,7 +426,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
         codes = tuple(named) + tuple(a for a in phrase.allergens if a not in named)
         hits.append(PhraseHit(phrase.phrase, phrase.type, phrase.level, _ordered(codes), raw(c.start, span_end),
                               tuple(unresolved)))  # fmt: skip
-    return PhraseScan(tuple(hits), tuple(masks), tuple(claims), tuple(capped))
+    return PhraseScan(tuple(hits), tuple(masks), tuple(claims), tuple(capped), tuple(statements))
 
 
 _CLAIM_CONJ = regex.compile(r" (?:and|et|und|y|e|ou|or|&|and/or|et/ou) ")

@@ -19,7 +19,10 @@ Rules (each one is tested in ``tests/allergens/test_tokenize.py``):
 * Provenance and organic-farming notes (``origine France``, ``*aus biologischer Landwirtschaft``) and purpose clauses
   made only of purpose words (``to protect color``, ``for freshness``, ``as a preservative``) are tokens of role
   ``"note"``: they are reported but not looked up. A trailing note is split off its ingredient (``Pomme origine
-  France`` → ``Pomme`` + note; ``sodium benzoate as a preservative`` → ``sodium benzoate`` + note).
+  France`` → ``Pomme`` + note; ``sodium benzoate as a preservative`` → ``sodium benzoate`` + note). Plant-part
+  words alone (``(Leaf)``, ``(Whole Plant)``, ``Powder``) are notes too.
+* A vitamin letter (``E``, ``B12``) under a vitamins parent or class (``vitamines (B2, E)``, ``vitaminas: D2, E``)
+  gets the key ``vitamin e``/``vitamin b12``.
 * HTML tags/comments and CSS rules pasted into a label (``<!--td {border: 1px solid #ccc;}``) are separators.
 
 Input is bounded (:data:`MAX_LABEL_CHARS`); every regular expression is linear (no nested quantifiers) and runs with a
@@ -94,6 +97,13 @@ _PURPOSE_WORDS = frozenset(
      "dough", "conditioner", "whitening", "acidity", "regulator", "sweetener", "colouring", "coloring", "browning",
      "nutrient", "nutrients", "enrichment", "fortification", "product", "la", "fraicheur", "conserver", "couleur"}
 )  # fmt: skip
+_PART_WORDS = frozenset(
+    {"leaf", "leaves", "root", "roots", "stem", "stems", "stalk", "stalks", "flower", "flowers", "bulb", "bark",
+     "rhizome", "thallus", "whole", "plant", "aerial", "parts", "hull", "floret", "florets", "taproot", "peel",
+     "fruit", "fruits", "berry", "berries", "powder", "extract", "herb", "needle", "needles", "resin", "gum", "petals"}
+)  # fmt: skip
+_VITAMIN_LETTER = re.compile(r"^[a-k](?:\d{1,2})?$")
+_VITAMIN_CONTEXT = ("vitamin", "vitamine", "vitamina", "vitamins", "vitamines", "vitaminas", "vitamine", "vitamini")
 _PURPOSE_FIRST_WORDS = frozenset(p.split(" ", 1)[0] for p in _PURPOSE_FIRST)
 _TRAILING_NOTE_WORDS = (" as ", " to ", " for ", " used ", " added ", "origin", "herkunft", "provenance", "procedencia",
                         "provenienza")  # fmt: skip
@@ -106,6 +116,8 @@ _TRAILING_NOTE = regex.compile(
 
 
 def _is_purpose_note(key: str) -> bool:
+    if key.split(" ", 1)[0] in _PART_WORDS and all(w in _PART_WORDS for w in key.split(" ")):
+        return True  # "(Leaf)", "(Whole Plant)", "Powder": which part of a plant, never an ingredient of its own
     if key.split(" ", 1)[0] not in _PURPOSE_FIRST_WORDS:
         return False
     for first in _PURPOSE_FIRST:
@@ -266,6 +278,7 @@ class _Builder:
         self.s = s
         self.known = known
         self.tokens: list[Token] = []
+        self.last_class: dict[int, str] = {}  # the latest class name per depth ("vitamins: A, D, E")
 
     def emit(self, start: int, end: int, depth: int, parent: int | None, role: str) -> int | None:
         start, end = _strip_span(self.s, start, end)
@@ -299,6 +312,12 @@ class _Builder:
             if m and _LETTER.search(_clean(self.s[start : start + m.start(1)])):
                 self.emit(start, start + m.start(1), depth, parent, "class" if role == "ingredient" else role)
                 return self.emit(start + m.start(1), end, depth, parent, role)
+        if role == "ingredient" and _VITAMIN_LETTER.match(key):
+            context = self.tokens[parent].key if parent is not None else self.last_class.get(depth, "")
+            if context.split(" ", 1)[0] in _VITAMIN_CONTEXT:
+                key = f"vitamin {key}"  # "vitamines (B2, E)", "vitaminas: D2, E": the letter names a vitamin
+        if role == "class":
+            self.last_class[depth] = key
         self.tokens.append(Token(text, key, (start, end), depth, parent, role))
         return len(self.tokens) - 1
 

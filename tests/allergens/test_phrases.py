@@ -145,3 +145,11 @@ def test_absence_claim_masks_its_first_object_and_caps_the_rest_of_its_sentence(
     text = "sugar, dairy and gluten free"
     scan = find_phrases(text, onto)
     assert scan.claims == ("gluten free",) and [text[a:b] for a, b in scan.capped] == [" dairy and "]
+
+
+def test_storage_and_nutrition_sentences_are_masked_up_to_the_next_phrase(onto) -> None:
+    text = "milk. Keep refrigerated. Store in a cool place, may contain peanuts. Bien secouer avant de boire"
+    scan = find_phrases(text, onto)
+    assert scan.statements == ("Keep refrigerated", "Store in a cool place, ", "Bien secouer avant de boire")
+    assert [h.allergens for h in scan.hits] == [("PEANUT",)]
+    assert find_phrases("Made in France", onto).statements == ()  # manufacturing wording is never a statement

@@ -128,3 +128,13 @@ def test_pasted_markup_is_a_separator() -> None:
     text = "Ingrédients : <!--td {border: 1px solid #ccc;}br {mso-data-placement:same-cell;}Anguille, <b>LAIT</b>, sel"
     assert keys(text) == ["anguille", "lait", "sel"]
     assert keys("salt {sea salt}, a < b") == ["salt", "sea salt", "a < b"]
+
+
+def test_plant_part_words_are_notes_and_vitamin_letters_take_their_context() -> None:
+    toks = tokenize("Kale (Leaf) Powder, Ashwagandha (Whole Plant), vitaminas: D2, E; vitamines (B2, E), E 300")
+    assert [(t.key, t.role) for t in toks] == [
+        ("kale", "ingredient"), ("leaf", "note"), ("powder", "note"), ("ashwagandha", "ingredient"),
+        ("whole plant", "note"), ("vitaminas", "class"), ("vitamin d2", "ingredient"), ("vitamin e", "ingredient"),
+        ("vitamines", "ingredient"), ("vitamin b2", "ingredient"), ("vitamin e", "ingredient"), ("e300", "ingredient"),
+    ]  # fmt: skip
+    assert keys("sugar, E") == ["sugar", "e"]  # no vitamin context: the letter stays as it is (and is unknown)
