@@ -163,3 +163,27 @@ def test_absence_claim_lists_never_create_definite_and_never_drop_an_item(text: 
     profile = ["PEANUT", "MILK", "GLUTEN", "TREE_NUTS"]
     assert levels(text, profile, onto) == expected
     assert check_label(text, profile, onto).verdict == ("SAFE" if not expected else "VERIFY")
+
+
+def test_demo_labels_give_their_documented_verdicts() -> None:
+    import json
+    from importlib import resources
+
+    shipped = load_data_dir()
+    path = Path(str(resources.files("dinecheck.sample") / "labels.jsonl"))
+    got = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        label = json.loads(line)
+        r = check_label(label["ingredients_text"], PROFILE_ALL, shipped)
+        got[label["id"]] = (r.verdict, sorted({f.code for f in r.findings}))
+    assert got == {
+        "demo-en-juice": ("SAFE", []),
+        "demo-en-peanut-snack": ("AVOID", ["PEANUT"]),
+        "demo-en-crackers-traces": ("VERIFY", ["MUSTARD", "SESAME"]),
+        "demo-en-bar-nested": ("AVOID", ["MILK", "SOY"]),
+        "demo-fr-biscuit": ("AVOID", ["MILK"]),
+        "demo-fr-mango-traces": ("VERIFY", ["TREE_NUTS"]),
+        "demo-de-bread": ("AVOID", ["GLUTEN", "WHEAT"]),
+        "demo-de-unknown": ("VERIFY", []),
+        "demo-empty": ("VERIFY", []),
+    }
