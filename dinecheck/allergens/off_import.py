@@ -11,9 +11,11 @@ Format (parsed by :func:`parse_taxonomy`, pure): entries are blocks separated by
 its first English name (``en:sulphur-dioxide-and-sulphites``).
 
 :func:`plan_import` (pure) maps the taxonomy entries to our allergen codes (:data:`OFF_TO_CODE`) and turns every name
-into a synonym of that allergen's primary canonical ingredient in the ontology; the first block, ``en:none``, and
-entries without an allergen code (orange, kiwi, …) are skipped and reported. :func:`import_taxonomy` applies the plan
-through the store, which never overrides an existing synonym key, and returns per-language counts.
+into a synonym of one ``off_taxonomy_<code>`` ingredient per allergen, which carries that allergen as DEFINITE and every
+other one as POSSIBLE (see :func:`off_ingredient`: the names say what an ingredient contains, not what it lacks); the
+first block, ``en:none``, and entries without an allergen code (orange, kiwi, …) are skipped and reported.
+:func:`import_taxonomy` applies the plan through the store in one transaction, never overriding an existing synonym
+key, and returns per-language counts.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dinecheck.allergens.ontology import Ontology, RiskLevel
+from dinecheck.allergens.ontology import ALLERGEN_CODES, Ingredient, RiskLevel
 from dinecheck.allergens.store.base import SynonymInput
 from dinecheck.allergens.text import lookup_key
 from dinecheck.errors import OntologyError
@@ -55,31 +57,6 @@ OFF_TO_CODE: dict[str, str] = {
     "en:sulphur-dioxide-and-sulphites": "SULPHITES",
     "en:lupin": "LUPIN",
 }
-
-# Candidate primary canonical ids per allergen, in order of preference; the first one present in the ontology that
-# itself carries the allergen as DEFINITE (and every code of ALSO_REQUIRED at some level) is used.
-PRIMARY_CANDIDATES: dict[str, tuple[str, ...]] = {
-    "PEANUT": ("peanut", "peanuts"),
-    "MILK": ("milk", "cow_milk", "cows_milk"),
-    "EGG": ("egg", "eggs", "whole_egg"),
-    "WHEAT": ("wheat",),
-    "GLUTEN": ("gluten", "cereals_containing_gluten", "gluten_cereals", "wheat_gluten", "wheat"),
-    "SOY": ("soy", "soya", "soybean", "soybeans", "soya_bean", "soy_bean"),
-    "TREE_NUTS": ("tree_nut", "tree_nuts", "nut", "nuts"),
-    "FISH": ("fish",),
-    "SHELLFISH": ("crustacean", "crustaceans", "shellfish"),
-    "MOLLUSCS": ("mollusc", "molluscs", "mollusk", "mollusks"),
-    "SESAME": ("sesame", "sesame_seed", "sesame_seeds"),
-    "MUSTARD": ("mustard", "mustard_seed", "mustard_seeds"),
-    "CELERY": ("celery",),
-    "LUPIN": ("lupin", "lupine", "lupin_flour"),
-    "SULPHITES": ("sulphites", "sulphite", "sulfites", "sulfite", "sulphur_dioxide", "sulfur_dioxide",
-                  "sulphur_dioxide_and_sulphites"),
-}  # fmt: skip
-
-# The OFF "gluten" entry names wheat in many languages (vete, pšenica, búza…): its target must also carry WHEAT, or a
-# wheat-allergic profile could read one of those names as clean. Over-warning (barley → WHEAT) is the safe direction.
-ALSO_REQUIRED: dict[str, tuple[str, ...]] = {"GLUTEN": ("WHEAT",)}
 
 _LANG = re.compile(r"^([a-z]{2,3}(?:_[a-z]{2,4})?):\s*(.*)$")  # en, nl_be, zh_hant
 _PROP = re.compile(r"^([a-z_]+):([a-z]{2,3}(?:_[a-z]{2,4})?):\s*(.*)$")
@@ -169,24 +146,27 @@ def parse_taxonomy(text: str, source: str = "taxonomy") -> Taxonomy:
     return Taxonomy(tuple(entries), stopwords)
 
 
-def primary_canonical(ontology: Ontology, code: str) -> str | None:
-    """The canonical ingredient that stands for the allergen ``code`` itself (e.g. ``peanut`` for PEANUT)."""
-    for cand in PRIMARY_CANDIDATES.get(code, ()):
-        ing = ontology.ingredients.get(cand)
-        if ing is None or ing.allergens.get(code) is not RiskLevel.DEFINITE:
-            continue
-        carried = {p.code for p in ontology.allergen_paths(cand)}
-        if all(extra in carried for extra in ALSO_REQUIRED.get(code, ())):
-            return cand
-    return None
+def off_ingredient_id(code: str) -> str:
+    return f"off_taxonomy_{code.lower()}"
+
+
+def off_ingredient(code: str) -> Ingredient:
+    """The canonical ingredient OFF names of allergen ``code`` resolve to: ``code`` DEFINITE, every other POSSIBLE.
+
+    The taxonomy lists names that *contain* an allergen, not recipes: ``Sesambrötchen`` (a sesame roll) also holds
+    wheat, ``Vollmilchschokoladeüberzug`` often soy. Before the import such a name was unknown (VERIFY for everyone);
+    after it, the named allergen is found (AVOID) and everything else stays undecided (VERIFY) — never SAFE.
+    """
+    levels = {c: (RiskLevel.DEFINITE if c == code else RiskLevel.POSSIBLE) for c in ALLERGEN_CODES}
+    return Ingredient(off_ingredient_id(code), None, "off_taxonomy", levels)
 
 
 @dataclass(frozen=True, slots=True)
 class ImportPlan:
     synonyms: tuple[SynonymInput, ...]
+    ingredients: tuple[Ingredient, ...]  # the off_taxonomy_* ingredients the synonyms point to
     targets: dict[str, str]  # OFF entry id → canonical id
     unmapped_entries: tuple[str, ...]  # OFF entries with no allergen code here (e.g. en:none, en:kiwi)
-    missing_targets: tuple[str, ...]  # allergen codes whose primary canonical ingredient the ontology lacks
     too_long: int = 0
 
 
@@ -195,31 +175,29 @@ def _lang_region(off_lang: str) -> tuple[str, str | None]:
     return head, (tail.upper() if len(tail) == 2 else None)  # nl_be → nl, BE; zh_hant → zh (a script, not a region)
 
 
-def plan_import(taxonomy: Taxonomy, ontology: Ontology) -> ImportPlan:
-    """Every name of every mapped entry as a synonym of the allergen's primary canonical ingredient (pure)."""
+def plan_import(taxonomy: Taxonomy) -> ImportPlan:
+    """Every name of every mapped entry as a synonym of that allergen's ``off_taxonomy_*`` ingredient (pure)."""
     synonyms: list[SynonymInput] = []
+    ingredients: dict[str, Ingredient] = {}
     targets: dict[str, str] = {}
     unmapped: list[str] = []
-    missing: list[str] = []
     too_long = 0
     for entry in taxonomy.entries:
         code = OFF_TO_CODE.get(entry.id)
         if code is None:
             unmapped.append(entry.id)
             continue
-        target = primary_canonical(ontology, code)
-        if target is None:
-            missing.append(code)
-            continue
-        targets[entry.id] = target
+        target = off_ingredient(code)
+        ingredients[target.id] = target
+        targets[entry.id] = target.id
         for off_lang, names in entry.names.items():
             lang, region = _lang_region(off_lang)
             for name in names:
                 if len(name) > MAX_NAME_CHARS or not lookup_key(name):
                     too_long += 1
                     continue
-                synonyms.append(SynonymInput(name, target, lang, region, "OFF_TAXONOMY", "OFF"))
-    return ImportPlan(tuple(synonyms), targets, tuple(unmapped), tuple(missing), too_long)
+                synonyms.append(SynonymInput(name, target.id, lang, region, "OFF_TAXONOMY", "OFF"))
+    return ImportPlan(tuple(synonyms), tuple(ingredients.values()), targets, tuple(unmapped), too_long)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +216,6 @@ class ImportReport:
     languages: tuple[LanguageCounts, ...]
     targets: dict[str, str]
     unmapped_entries: tuple[str, ...]
-    missing_targets: tuple[str, ...]
     conflicts: tuple[str, ...]  # existing keys that map to an ingredient NOT carrying the OFF entry's allergen
     ontology_version: int
     attribution: str = ATTRIBUTION
@@ -248,7 +225,7 @@ class ImportReport:
             "added": self.added, "skipped": self.skipped,
             "languages": {c.lang: {"added": c.added, "skipped": c.skipped} for c in self.languages},
             "targets": self.targets, "unmapped_entries": list(self.unmapped_entries),
-            "missing_targets": list(self.missing_targets), "conflicts": list(self.conflicts),
+            "conflicts": list(self.conflicts),
             "ontology_version": self.ontology_version, "attribution": self.attribution,
         }  # fmt: skip
 
@@ -270,9 +247,9 @@ def read_taxonomy_file(path: Path) -> Taxonomy:
 
 def import_taxonomy(store: OntologyStore, taxonomy: Taxonomy) -> ImportReport:
     """Apply the plan through the store (one transaction, existing keys never overridden) and report counts."""
+    plan = plan_import(taxonomy)
+    result = store.add_synonyms(plan.synonyms, ingredients=plan.ingredients, source="OFF")
     ontology = store.ontology()
-    plan = plan_import(taxonomy, ontology)
-    result = store.add_synonyms(plan.synonyms)
     per_lang: dict[str, list[int]] = {}
     for s in result.added:
         per_lang.setdefault(s.lang or "", [0, 0])[0] += 1
@@ -294,7 +271,6 @@ def import_taxonomy(store: OntologyStore, taxonomy: Taxonomy) -> ImportReport:
         languages=languages,
         targets=plan.targets,
         unmapped_entries=plan.unmapped_entries,
-        missing_targets=plan.missing_targets,
         conflicts=tuple(dict.fromkeys(conflicts)),
         ontology_version=result.ontology_version,
     )

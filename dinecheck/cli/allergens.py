@@ -292,10 +292,9 @@ def import_off(
                f"ontology version {report.ontology_version}")  # fmt: skip
     for e, t in report.targets.items():
         typer.echo(f"  {e} → {t}")
+    typer.echo("  (an OFF name is its allergen for sure and every other allergen possibly: it never makes a label SAFE)")
     if report.unmapped_entries:
         typer.echo(f"  not allergens here (skipped): {', '.join(report.unmapped_entries)}")
-    if report.missing_targets:
-        typer.echo(f"  no canonical ingredient for: {', '.join(report.missing_targets)} (their names were skipped)")
     typer.echo("  per language (added/skipped): " + ", ".join(f"{c.lang} {c.added}/{c.skipped}"
                                                              for c in report.languages))  # fmt: skip
     for c in report.conflicts:

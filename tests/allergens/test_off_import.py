@@ -11,12 +11,14 @@ from hypothesis import strategies as st
 from dinecheck.allergens.off_import import (
     OFF_TO_CODE,
     import_taxonomy,
+    off_ingredient,
     parse_taxonomy,
     plan_import,
     read_taxonomy_file,
     slug,
 )
-from dinecheck.allergens.ontology import ALLERGEN_CODES, Allergen, Ingredient, Ontology, RiskLevel
+from dinecheck.allergens.ontology import ALLERGEN_CODES, RiskLevel
+from dinecheck.allergens.pipeline import check_label
 from dinecheck.allergens.store import open_store
 from dinecheck.errors import OntologyError
 
@@ -104,49 +106,35 @@ def test_rendered_taxonomies_parse_back(entries: list[dict[str, list[str]]]) -> 
 # ------------------------------------------------------------------------------------------------ plan
 
 
-def mini_ontology(with_gluten_wheat: bool = True) -> Ontology:
-    ings = [
-        Ingredient("peanut", allergens={"PEANUT": RiskLevel.DEFINITE}),
-        Ingredient("peanut_oil", parent="peanut", allergens={"PEANUT": RiskLevel.DERIVED}),
-        Ingredient("wheat", allergens={"WHEAT": RiskLevel.DEFINITE, "GLUTEN": RiskLevel.DEFINITE}),
-        Ingredient("gluten", allergens={"GLUTEN": RiskLevel.DEFINITE,
-                                        **({"WHEAT": RiskLevel.POSSIBLE} if with_gluten_wheat else {})}),
-    ]  # fmt: skip
-    return Ontology([Allergen(c, c) for c in ALLERGEN_CODES], ings, [])
-
-
 TAX = ("en: none, no\nfr: aucun\n\nen: peanuts, peanut\nfr: arachide\nnl_be: pinda\nzh_hant: 花生\n\nen: kiwi\n\n"
        "en: gluten\nsv: vete\n")
 
 
-def test_plan_maps_entries_to_primary_ingredients() -> None:
-    plan = plan_import(parse_taxonomy(TAX), mini_ontology())
-    assert plan.targets == {"en:peanuts": "peanut", "en:gluten": "gluten"}
+def test_plan_maps_entries_to_one_off_ingredient_per_allergen() -> None:
+    plan = plan_import(parse_taxonomy(TAX))
+    assert plan.targets == {"en:peanuts": "off_taxonomy_peanut", "en:gluten": "off_taxonomy_gluten"}
     assert plan.unmapped_entries == ("en:none", "en:kiwi")
+    P, G = "off_taxonomy_peanut", "off_taxonomy_gluten"
     assert [(s.text, s.canonical_id, s.lang, s.region, s.type, s.source) for s in plan.synonyms] == [
-        ("peanuts", "peanut", "en", None, "OFF_TAXONOMY", "OFF"),
-        ("peanut", "peanut", "en", None, "OFF_TAXONOMY", "OFF"),
-        ("arachide", "peanut", "fr", None, "OFF_TAXONOMY", "OFF"),
-        ("pinda", "peanut", "nl", "BE", "OFF_TAXONOMY", "OFF"),
-        ("花生", "peanut", "zh", None, "OFF_TAXONOMY", "OFF"),
-        ("gluten", "gluten", "en", None, "OFF_TAXONOMY", "OFF"),
-        ("vete", "gluten", "sv", None, "OFF_TAXONOMY", "OFF"),
+        ("peanuts", P, "en", None, "OFF_TAXONOMY", "OFF"),
+        ("peanut", P, "en", None, "OFF_TAXONOMY", "OFF"),
+        ("arachide", P, "fr", None, "OFF_TAXONOMY", "OFF"),
+        ("pinda", P, "nl", "BE", "OFF_TAXONOMY", "OFF"),
+        ("花生", P, "zh", None, "OFF_TAXONOMY", "OFF"),
+        ("gluten", G, "en", None, "OFF_TAXONOMY", "OFF"),
+        ("vete", G, "sv", None, "OFF_TAXONOMY", "OFF"),
     ]
-    assert plan.missing_targets == ()
     assert not any(s.text in ("none", "no", "aucun") for s in plan.synonyms)
+    assert [i.id for i in plan.ingredients] == [P, G]
 
 
-def test_gluten_names_go_to_an_ingredient_that_also_carries_wheat() -> None:
-    """OFF's gluten entry lists wheat names (vete, pšenica…); a WHEAT profile must never read them as clean."""
-    plan = plan_import(parse_taxonomy(TAX), mini_ontology(with_gluten_wheat=False))
-    assert plan.targets["en:gluten"] == "wheat"
-
-
-def test_an_allergen_without_a_primary_ingredient_is_reported() -> None:
-    ont = Ontology([Allergen(c, c) for c in ALLERGEN_CODES], [Ingredient("peanut_oil", allergens={"PEANUT":
-                   RiskLevel.DERIVED})], [])  # fmt: skip
-    plan = plan_import(parse_taxonomy(TAX), ont)
-    assert plan.missing_targets == ("PEANUT", "GLUTEN") and plan.synonyms == ()
+def test_an_off_name_is_its_allergen_for_sure_and_every_other_one_possibly() -> None:
+    """OFF lists names that contain an allergen, not recipes ('Sesambrötchen' also holds wheat): never clean."""
+    ing = off_ingredient("SESAME")
+    assert ing.id == "off_taxonomy_sesame" and ing.category == "off_taxonomy"
+    assert ing.allergens["SESAME"] is RiskLevel.DEFINITE
+    assert {c: l for c, l in ing.allergens.items() if c != "SESAME"} == {
+        c: RiskLevel.POSSIBLE for c in ALLERGEN_CODES if c != "SESAME"}
 
 
 # ------------------------------------------------------------------------------------------------ import
@@ -160,20 +148,35 @@ def test_import_into_a_store_adds_names_without_overriding(taxonomy_path: Path, 
         # nothing that existed changed meaning
         for key, syns in before.synonyms.items():
             assert after.synonyms[key] == syns, key
-        added_keys = set(after.synonyms) - set(before.synonyms)
+        own_names = {f"off taxonomy {c.lower().replace('_', ' ')}" for c in ALLERGEN_CODES}  # ingredient ids as names
+        added_keys = set(after.synonyms) - set(before.synonyms) - own_names
         assert report.added == len(added_keys) > 500
         assert sum(c.added for c in report.languages) == report.added
         assert sum(c.skipped for c in report.languages) == report.skipped
         off = [s for k in added_keys for s in after.synonyms[k]]
         assert {(s.type, len(after.synonyms[s.key])) for s in off} == {("OFF_TAXONOMY", 1)}
-        # every added name carries the allergen of its OFF entry
+        # every added name carries the allergen of its OFF entry as DEFINITE, and no other allergen as clean
         target_code = {t: OFF_TO_CODE[e] for e, t in report.targets.items()}
+        assert len(target_code) == 14
         for s in off:
-            codes = {p.code for p in after.allergen_paths(s.canonical_id)}
-            assert target_code[s.canonical_id] in codes
+            levels = {p.code: p.level for p in after.allergen_paths(s.canonical_id)}
+            assert levels[target_code[s.canonical_id]] is RiskLevel.DEFINITE
+            assert set(levels) == set(ALLERGEN_CODES)
         # the "none" block is not an allergen
         assert not after.lookup("aucun allergene") and not after.lookup("sans allergenes")
         st = store.stats()
         assert st.synonyms_by_source["OFF"] == report.added
         again = import_taxonomy(store, read_taxonomy_file(taxonomy_path))
         assert again.added == 0 and again.ontology_version == report.ontology_version
+
+
+def test_an_off_only_name_never_makes_a_label_safe(taxonomy_path: Path, tmp_path: Path) -> None:
+    """'Sesambrötchen' (a sesame roll: wheat too) comes only from OFF: SESAME is found, WHEAT stays undecided."""
+    with open_store(f"sqlite:///{tmp_path / 'off.sqlite'}") as store:
+        assert store.ontology().lookup("sesambrotchen") == []  # not in the shipped data (else this test is moot)
+        import_taxonomy(store, read_taxonomy_file(taxonomy_path))
+        ont = store.ontology()
+        assert [s.canonical_id for s in ont.lookup("sesambrotchen")] == ["off_taxonomy_sesame"]
+        assert check_label("Sesambrötchen", ["SESAME"], ont).verdict == "AVOID"
+        for profile in (["WHEAT"], ["GLUTEN"], ["PEANUT"]):
+            assert check_label("Sesambrötchen, Salz", profile, ont).verdict == "VERIFY", profile

@@ -373,14 +373,31 @@ class OntologyStore(ABC):
             rows = tx.fetchall(sql + " ORDER BY id", params)
         return [SynonymInput(*r) for r in rows]
 
-    def add_synonyms(self, synonyms: Sequence[SynonymInput]) -> BulkAddResult:
+    def add_synonyms(
+        self, synonyms: Sequence[SynonymInput], ingredients: Sequence[Ingredient] = (), source: str = "USER"
+    ) -> BulkAddResult:
         """Add many synonyms in one transaction, never overriding a key that already exists (used by the OFF import).
 
-        A synonym whose lookup key is already in the store, or repeated earlier in the batch, is skipped and reported.
-        Unknown canonical ids are an error (nothing is written).
+        ``ingredients`` the synonyms may point to are created first (with their allergen map, marked ``source``) unless
+        an ingredient of that id exists already. A synonym whose lookup key is already in the store, or repeated earlier
+        in the batch, is skipped and reported. Unknown canonical ids are an error (nothing is written).
         """
+        if source not in ("USER", "OFF"):
+            raise OntologyError(f"ingredients can only be added with source USER or OFF, not {source!r}")
         with self.transaction(write=True) as tx:
             ids = {r[0] for r in tx.fetchall("SELECT id FROM canonical_ingredients")}
+            new_ings = [i for i in ingredients if i.id not in ids]
+            if new_ings:
+                tx.executemany(
+                    "INSERT INTO canonical_ingredients (id, canonical_name, parent_id, category, source)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    [(i.id, i.id.replace("_", " "), i.parent, i.category, source) for i in new_ings],
+                )
+                tx.executemany(
+                    "INSERT INTO ingredient_allergen_map (ingredient_id, allergen_code, risk_level) VALUES (?, ?, ?)",
+                    [(i.id, code, level.value) for i in new_ings for code, level in i.allergens.items()],
+                )
+                ids |= {i.id for i in new_ings}
             unknown = sorted({s.canonical_id for s in synonyms} - ids)
             if unknown:
                 raise OntologyError(f"unknown canonical ingredient(s): {', '.join(unknown)}")
@@ -400,7 +417,7 @@ class OntologyStore(ABC):
                     seen.add(key)
                     added.append(s)
             self._insert_synonyms(tx, added)
-            if added:
+            if added or new_ings:
                 self._bump_version(tx)
             version = int(tx.fetchall("SELECT value FROM ontology_meta WHERE key = 'ontology_version'")[0][0])
         return BulkAddResult(tuple(added), tuple(skipped), version)

@@ -3,9 +3,10 @@
 :func:`data_fingerprint` hashes the shipped data directory; the store keeps the fingerprint it was seeded from in
 ``ontology_meta`` and calls :func:`replace_shipped_data` when it differs (first use, or a newer dinecheck with new
 data). Replacing is all-or-nothing: every row whose ``source`` is ``DATA`` is rewritten, while synonyms added by users
-(``USER``) or by the Open Food Facts import (``OFF``) are kept. If one of those refers to an ingredient that the new
-data no longer defines, the transaction fails with a :class:`~dinecheck.errors.StoreError` naming it — it is never
-dropped silently, and never left pointing at nothing.
+(``USER``) or by the Open Food Facts import (``OFF``) are kept, with the ingredients those sources created. If a kept
+synonym refers to an ingredient that the new data no longer defines, or the new data defines an ingredient id that
+another source created, the transaction fails with a :class:`~dinecheck.errors.StoreError` naming it — nothing is
+dropped silently, and nothing is left pointing at nothing.
 """
 
 from __future__ import annotations
@@ -47,12 +48,18 @@ def data_fingerprint(root: Path | None = None) -> str:
 
 def replace_shipped_data(tx: Tx, ontology: Ontology, now: Any) -> dict[str, int]:
     """Rewrite every DATA row from ``ontology`` inside the caller's write transaction; returns row counts."""
+    data_ids = "SELECT id FROM canonical_ingredients WHERE source = 'DATA'"
     tx.execute("DELETE FROM ingredient_synonyms WHERE source = 'DATA'")
-    tx.execute("DELETE FROM compound_ingredients")
-    tx.execute("DELETE FROM ingredient_allergen_map")
+    tx.execute(f"DELETE FROM compound_ingredients WHERE compound_id IN ({data_ids})")
+    tx.execute(f"DELETE FROM ingredient_allergen_map WHERE ingredient_id IN ({data_ids})")
     tx.execute("DELETE FROM risk_phrases")
-    tx.execute("DELETE FROM canonical_ingredients")
+    tx.execute("DELETE FROM canonical_ingredients WHERE source = 'DATA'")
     tx.execute("DELETE FROM allergen_categories")
+    kept = {r[0] for r in tx.fetchall("SELECT id FROM canonical_ingredients")}  # added by users or the OFF import
+    clash = sorted(kept & set(ontology.ingredients))
+    if clash:
+        raise StoreError(f"the shipped data now defines ingredient(s) {', '.join(clash)} that the store already holds "
+                         "from another source; the store was left unchanged")  # fmt: skip
 
     tx.executemany(
         "INSERT INTO allergen_categories (code, name) VALUES (?, ?)",

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dinecheck.allergens.audit import AuditRow
-from dinecheck.allergens.ontology import ALLERGEN_CODES, RiskLevel, load_data_dir
+from dinecheck.allergens.ontology import ALLERGEN_CODES, Ingredient, RiskLevel, load_data_dir
 from dinecheck.allergens.store import SynonymInput, open_store
 from dinecheck.allergens.store.migrations import LATEST_VERSION, MIGRATIONS, MIGRATIONS_TABLE
 from dinecheck.allergens.store.seed import shipped_data_dir
@@ -168,6 +168,22 @@ def test_changed_data_files_reseed_and_keep_user_synonyms(store_url: str, data_d
         assert "salt" in ont.ingredients
         assert [x.canonical_id for x in ont.lookup("verkadalai")] == ["peanut"]
         assert s.stats().synonyms_by_source["USER"] == 1
+
+
+def test_reseeding_keeps_ingredients_created_by_the_off_import(store_url: str, data_dir: Path) -> None:
+    off = Ingredient("off_taxonomy_peanut", None, "off_taxonomy", {"PEANUT": RiskLevel.DEFINITE, "MILK": RiskLevel.POSSIBLE})
+    with open_store(store_url, data_dir=data_dir) as s:
+        res = s.add_synonyms([SynonymInput("pinda", off.id, "nl", None, "OFF_TAXONOMY", "OFF")], [off], source="OFF")
+        assert [a.text for a in res.added] == ["pinda"]
+        assert s.stats().synonyms_by_source["OFF"] == 1
+    write_data_dir(data_dir, [*INGREDIENTS, {"id": "salt", "names": {"en": ["salt"]}}])
+    with open_store(store_url, data_dir=data_dir) as s:
+        ont = s.ontology()
+        assert "salt" in ont.ingredients and ont.ingredients[off.id] == off
+        assert [x.canonical_id for x in ont.lookup("pinda")] == [off.id]
+    write_data_dir(data_dir, [*INGREDIENTS, {"id": "off_taxonomy_peanut", "names": {"en": ["x"]}}])
+    with pytest.raises(StoreError, match="now defines ingredient\\(s\\) off_taxonomy_peanut that the store already"):
+        open_store(store_url, data_dir=data_dir)
 
 
 def test_reseeding_refuses_to_orphan_a_user_synonym(store_url: str, data_dir: Path) -> None:
