@@ -3,6 +3,7 @@
 * A matched token contributes every allergen of every canonical ingredient its key names, through compound
   expansion (:meth:`Ontology.allergen_paths`: a part's DEFINITE becomes DERIVED for the compound), with the path
   ``token → canonical → compound part(s) → allergen``.
+* A token read as several names (rule ``segmented``) contributes its parts' allergens held at POSSIBLE.
 * A token that did not resolve contributes, at POSSIBLE level at most (source ``"unknown"``), the allergens of the
   whole-word n-grams inside it that resolve (:func:`~dinecheck.allergens.normalize.word_hints`); it is unknown, so
   the label is VERIFY anyway — the finding says which allergen the unknown text may carry.
@@ -57,10 +58,13 @@ def ingredient_findings(
                 if path.code not in profile:
                     continue
                 via = f" (rule: {res.rule})" if res.rule not in (None, "exact") else ""
+                level = path.level
+                if res.rule == "segmented" and level.rank > RiskLevel.POSSIBLE.rank:
+                    level = RiskLevel.POSSIBLE  # read as several names: a guess, so never above POSSIBLE
                 same = ""
                 chain = " → ".join(path.path)
                 out.append(Finding(
-                    path.code, path.level, "ingredient", tok.text, tok.span, (syn.text, *path.path, path.code),
+                    path.code, level, "ingredient", tok.text, tok.span, (syn.text, *path.path, path.code),
                     f"{tok.text!r}{same if lookup_key(tok.text) == syn.key else f' = {syn.text!r}'}{via} → {chain}",
                 ))  # fmt: skip
     return out

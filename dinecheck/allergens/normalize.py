@@ -17,6 +17,10 @@ rewrite the key, and the rewrite only counts if the result is itself an exact on
 
 When one key names several canonical ingredients, all of them are kept (their allergens are all reported).
 
+A multi-word token that does not resolve but reads exactly as 2+ consecutive names (:func:`segment`: a label missing
+its commas, "ROASTED PEANUTS SUGAR") resolves with rule ``segmented``: its allergens are held at POSSIBLE and the
+verdict is VERIFY — the reading is a guess.
+
 :func:`word_hints` looks inside a token that did NOT resolve: its whole-word n-grams (longest first, non-overlapping,
 each resolved exactly as above) that name known ingredients. Detection reports allergens found this way at POSSIBLE
 level only (source ``"unknown"``): the token is unknown, so the label is VERIFY anyway, and the hint says why it may
@@ -157,8 +161,45 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
             out.append(Resolution(tok, (), None, "note"))
             continue
         syns, key, rule = resolve_key(tok.key, ontology)
+        if not syns and " " in tok.key:
+            parts = segment(tok.key, ontology)
+            if parts:
+                found = tuple(syn for part in parts for syn in resolve_key(part, ontology)[0])
+                out.append(Resolution(tok, found, " | ".join(parts), "segmented"))
+                continue
         out.append(Resolution(tok, syns, key, rule))
     return tuple(out)
+
+
+MAX_SEGMENT_WORDS = 12
+MAX_PART_WORDS = 6
+
+
+def segment(key: str, ontology: Ontology) -> tuple[str, ...] | None:
+    """Read an unknown key as 2+ consecutive names that each resolve exactly (a label missing its commas:
+    "cornichons vinaigre de table sel" → cornichons | vinaigre de table | sel), with as few parts as possible;
+    None when no such reading exists. Detection holds what these parts carry at POSSIBLE and the verdict is VERIFY:
+    the reading is a guess, never grounds for SAFE or AVOID."""
+    words = key.split(" ")
+    n = len(words)
+    if n < 2 or n > MAX_SEGMENT_WORDS:
+        return None
+    best: list[tuple[int, tuple[str, ...]] | None] = [None] * (n + 1)
+    best[0] = (0, ())
+    for i in range(1, n + 1):
+        for j in range(max(0, i - MAX_PART_WORDS), i):
+            prev = best[j]
+            if prev is None:
+                continue
+            part = " ".join(words[j:i])
+            if not resolve_key(part, ontology)[0]:
+                continue
+            cand = (prev[0] + 1, (*prev[1], part))
+            cur = best[i]
+            if cur is None or cand[0] < cur[0]:
+                best[i] = cand
+    final = best[n]
+    return final[1] if final is not None and final[0] >= 2 else None
 
 
 MAX_HINT_WORDS = 8

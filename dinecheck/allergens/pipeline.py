@@ -78,7 +78,12 @@ def check_label(text: str, profile: Collection[str], ontology: Ontology) -> Labe
     looked_up = [r for r in resolutions if r.rule != "note"]
     unmatched = tuple(dict.fromkeys(r.token.text for r in looked_up if not r.matched))
     matched = sum(1 for r in looked_up if r.matched)
-    decision = decide(findings, unmatched, scan.hits, len(looked_up), matched)
+    doubts = tuple(
+        f"{r.token.text!r} was read as {len(r.key.split(' | '))} ingredients ({r.key}): a separator seems missing"
+        for r in looked_up
+        if r.rule == "segmented" and r.key
+    )
+    decision = decide(findings, unmatched, scan.hits, len(looked_up), matched, doubts)
     return LabelResult(
         verdict=decision.verdict,
         findings=findings,

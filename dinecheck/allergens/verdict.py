@@ -2,7 +2,8 @@
 
 * AVOID when any profile allergen is DEFINITE or DERIVED.
 * Otherwise VERIFY when any profile allergen is POSSIBLE or TRACE, any ingredient is unknown (unmatched), the label
-  has no ingredient at all (empty input), or the confidence is below :data:`SAFE_MIN_CONFIDENCE`.
+  has no ingredient at all (empty input), the confidence is below :data:`SAFE_MIN_CONFIDENCE`, or the pipeline
+  reports a doubt (a token it could only read as several names).
 * SAFE only when every fact is clean.
 
 Confidence (spec "Confidence degradation"): start at 1.0; × 0.7 when any token is unmatched; × 0.8 when any risk
@@ -57,7 +58,9 @@ def decide(
     hits: Sequence[PhraseHit],
     tokens_processed: int,
     tokens_matched: int,
+    doubts: Sequence[str] = (),
 ) -> Decision:
+    """``doubts`` are further reasons for review found upstream (e.g. a token read as several names)."""
     confidence, match_rate = confidence_of(tokens_processed, tokens_matched, bool(unmatched), bool(hits))
     level: Literal["HIGH", "MEDIUM", "LOW"] = (
         "HIGH" if confidence >= SAFE_MIN_CONFIDENCE else "MEDIUM" if confidence >= MEDIUM_CONFIDENCE else "LOW"
@@ -77,11 +80,12 @@ def decide(
         reasons.append(f"unknown ingredient(s), which could contain allergens: {shown}")
     if hits:
         reasons.append("the label carries risk statements: " + "; ".join(repr(h.phrase) for h in hits))
+    reasons.extend(doubts)
     if confidence < SAFE_MIN_CONFIDENCE:
         reasons.append(f"confidence {confidence:.2f} is below {SAFE_MIN_CONFIDENCE:.2f} (match rate {match_rate:.2f})")
     if definite:
         verdict: Verdict = "AVOID"
-    elif possible or unmatched or tokens_processed == 0 or confidence < SAFE_MIN_CONFIDENCE:
+    elif possible or unmatched or doubts or tokens_processed == 0 or confidence < SAFE_MIN_CONFIDENCE:
         verdict = "VERIFY"
     else:
         verdict = "SAFE"

@@ -91,3 +91,15 @@ def test_word_hints_are_whole_words_longest_first(onto) -> None:
     assert [g for g, _ in word_hints("crunchy peanut oil blend", onto)] == ["peanut oil"]
     assert [(g, [s.canonical_id for s in syns]) for g, syns in word_hints("buckwheat groats", onto)] == [("buckwheat", ["buckwheat"])]
     assert word_hints("peanutbutter", onto) == ()
+
+
+def test_segment_reads_a_token_missing_its_commas_as_exact_names_only(onto) -> None:
+    from dinecheck.allergens.normalize import segment
+
+    assert segment("peanuts sugar", onto) == ("peanuts", "sugar")
+    assert segment("sugar salt water", onto) == ("sugar", "salt", "water")
+    assert segment("peanut oil salt", onto) == ("peanut oil", "salt")  # fewest parts: "peanut oil", not "peanut"+"oil"
+    assert segment("sugar gizmo", onto) is None  # every part must be an exact entry
+    assert segment("sugar", onto) is None
+    [res] = normalize(tokenize("PEANUTS SUGAR"), onto)
+    assert (res.rule, res.key, res.canonical_ids) == ("segmented", "peanuts | sugar", ("peanut", "sugar"))

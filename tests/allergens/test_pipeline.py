@@ -187,3 +187,12 @@ def test_demo_labels_give_their_documented_verdicts() -> None:
         "demo-de-unknown": ("VERIFY", []),
         "demo-empty": ("VERIFY", []),
     }
+
+
+def test_a_token_read_as_several_names_is_possible_and_verify_never_safe(onto) -> None:
+    r = check_label("water, PEANUTS SUGAR", ["PEANUT"], onto)
+    assert (r.verdict, [(f.code, f.level.value) for f in r.findings], r.unmatched) == (
+        "VERIFY", [("PEANUT", "POSSIBLE")], (),
+    )  # fmt: skip
+    assert "'PEANUTS SUGAR' was read as 2 ingredients (peanuts | sugar): a separator seems missing" in r.review_reasons
+    assert check_label("water, sugar salt", ["PEANUT"], onto).verdict == "VERIFY"
