@@ -20,7 +20,7 @@ Rules (each one is tested in ``tests/allergens/test_tokenize.py``):
   made only of purpose words (``to protect color``, ``for freshness``, ``as a preservative``) are tokens of role
   ``"note"``: they are reported but not looked up. A trailing note is split off its ingredient (``Pomme origine
   France`` → ``Pomme`` + note; ``sodium benzoate as a preservative`` → ``sodium benzoate`` + note). Plant-part
-  words alone (``(Leaf)``, ``(Whole Plant)``, ``Powder``) are notes too.
+  and farming words alone (``(Leaf)``, ``(Whole Plant)``, ``Powder``, ``ORGANIC``) are notes too.
 * A vitamin letter (``E``, ``B12``) under a vitamins parent or class (``vitamines (B2, E)``, ``vitaminas: D2, E``)
   gets the key ``vitamin e``/``vitamin b12``.
 * HTML tags/comments and CSS rules pasted into a label (``<!--td {border: 1px solid #ccc;}``) are separators.
@@ -100,7 +100,8 @@ _PURPOSE_WORDS = frozenset(
 _PART_WORDS = frozenset(
     {"leaf", "leaves", "root", "roots", "stem", "stems", "stalk", "stalks", "flower", "flowers", "bulb", "bark",
      "rhizome", "thallus", "whole", "plant", "aerial", "parts", "hull", "floret", "florets", "taproot", "peel",
-     "fruit", "fruits", "berry", "berries", "powder", "extract", "herb", "needle", "needles", "resin", "gum", "petals"}
+     "fruit", "fruits", "berry", "berries", "powder", "extract", "herb", "needle", "needles", "resin", "gum", "petals",
+     "organic", "bio", "biologique", "biologiques", "organique", "certified"}
 )  # fmt: skip
 _VITAMIN_LETTER = re.compile(r"^[a-k](?:\d{1,2})?$")
 _VITAMIN_CONTEXT = ("vitamin", "vitamine", "vitamina", "vitamins", "vitamines", "vitaminas", "vitamine", "vitamini")
