@@ -181,7 +181,9 @@ def test_label_word_resolves_to_the_allergen_free_canonical(onto: Ontology, text
      "ghee", "wine vinegar", "celery", "mustard seeds", "sesame oil", "barley malt extract", "whey powder",
      "caramel", "margarine", "curry powder", "chestnut", "sulphite ammonia caramel", "Suppengrün", "stock",
      "aromates", "glace", "Eis", "salad", "pickles", "animal fat",
-     "dehydrated vegetables", "vegetable powder", "vegetable extract", "root vegetables", "légumes déshydratés"],
+     "dehydrated vegetables", "vegetable powder", "vegetable extract", "root vegetables", "légumes déshydratés",
+     # English words that an accent-folded or foreign short name would otherwise capture
+     "the", "more", "name", "rind", "lab", "lake", "wild", "ave", "col", "pulse"],
 )  # fmt: skip
 def test_allergen_bearing_or_ambiguous_words_are_not_in_the_allergen_free_data(onto: Ontology, text: str) -> None:
     assert {s.canonical_id for s in onto.lookup(lookup_key(text))} & F_IDS == set()
