@@ -19,8 +19,8 @@ Rules (each one is tested in ``tests/allergens/test_tokenize.py``):
 * Provenance and organic-farming notes (``origine France``, ``*aus biologischer Landwirtschaft``) and purpose clauses
   made only of purpose words (``to protect color``, ``for freshness``, ``as a preservative``) are tokens of role
   ``"note"``: they are reported but not looked up. A trailing note is split off its ingredient (``Pomme origine
-  France`` → ``Pomme`` + note; ``sodium benzoate as a preservative`` → ``sodium benzoate`` + note). Plant-part
-  and farming words alone (``(Leaf)``, ``(Whole Plant)``, ``Powder``, ``ORGANIC``) are notes too.
+  France`` → ``Pomme`` + note; ``sodium benzoate as a preservative`` → ``sodium benzoate`` + note). Plant-part,
+  form and farming words alone (``(Leaf)``, ``(Whole Plant)``, ``Powder``, ``en flocons``, ``ORGANIC``) are notes too.
 * A vitamin letter (``E``, ``B12``) under a vitamins parent or class (``vitamines (B2, E)``, ``vitaminas: D2, E``)
   gets the key ``vitamin e``/``vitamin b12``.
 * HTML tags/comments and CSS rules pasted into a label (``<!--td {border: 1px solid #ccc;}``) are separators.
@@ -101,7 +101,8 @@ _PART_WORDS = frozenset(
     {"leaf", "leaves", "root", "roots", "stem", "stems", "stalk", "stalks", "flower", "flowers", "bulb", "bark",
      "rhizome", "thallus", "whole", "plant", "aerial", "parts", "hull", "floret", "florets", "taproot", "peel",
      "fruit", "fruits", "berry", "berries", "powder", "extract", "herb", "needle", "needles", "resin", "gum", "petals",
-     "organic", "bio", "biologique", "biologiques", "organique", "certified"}
+     "organic", "bio", "biologique", "biologiques", "organique", "certified", "en", "in", "flocons", "poudre", "flakes",
+     "pieces", "morceaux", "chunks", "slices", "tranches", "granules", "dried", "pulver", "stucke", "stuckchen"}
 )  # fmt: skip
 _VITAMIN_LETTER = re.compile(r"^[a-k](?:\d{1,2})?$")
 _VITAMIN_CONTEXT = ("vitamin", "vitamine", "vitamina", "vitamins", "vitamines", "vitaminas", "vitamine", "vitamini")
