@@ -252,9 +252,13 @@ class OntologyStore(ABC):
             return SeedOutcome("reseeded" if current else "seeded", counts)
 
     def _meta(self, key: str) -> str | None:
-        with self.transaction() as tx:
-            rows = tx.fetchall("SELECT value FROM ontology_meta WHERE key = ?", (key,))
+        rows = self._read("SELECT value FROM ontology_meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """One read-only statement (dialects may run it without an explicit transaction: it is one snapshot)."""
+        with self.transaction() as tx:
+            return tx.fetchall(sql, params)
 
     @staticmethod
     def _bump_version(tx: Tx) -> None:

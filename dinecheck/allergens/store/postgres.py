@@ -86,6 +86,11 @@ class PostgresStore(OntologyStore):
                     cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 yield _PgTx(cur)
 
+    def _read(self, sql_text: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """A single statement in autocommit mode: one round trip instead of BEGIN/SET/SELECT/COMMIT."""
+        with self._lock, wrap_driver_errors(self.url, psycopg.Error):
+            return self._conn.execute(_PgTx._sql(sql_text), params or None).fetchall()
+
     def _exclusive(self, tx: Any) -> None:
         tx.execute("SELECT pg_advisory_xact_lock(?)", (ADVISORY_LOCK_KEY,))
 
