@@ -72,7 +72,8 @@ _STATEMENTS = (
     "zu verbrauchen bis", "nährwerte", "nährwertangaben", "durchschnittliche nährwerte", "zubereitung:",
     "conservar en", "una vez abierto", "consumir preferentemente", "información nutricional", "valores nutricionales",
     "agitar antes", "conservare in", "dopo l'apertura", "da consumarsi preferibilmente", "valori nutrizionali",
-    "agitare prima",
+    "agitare prima", "contains a source of phenylalanine", "contient une source de phénylalanine",
+    "contient des sucres naturellement présents", "contains naturally occurring sugars",
 )  # fmt: skip
 _ABSENCE_SUFFIX = regex.compile(r"[^\W\d_]+ free(?! (?:range|run|flowing|trade))\b|[^\W\d_]{3,}frei\b")
 _INTRO = regex.compile(
@@ -82,6 +83,7 @@ _INTRO = regex.compile(
     r"|(?:allergy advice|allergy information|allergen information|allergens|allergenes|allergene|allergeni|alergenos)"
     r" ?:? ?(?:for allergens,? )?(?:including [^.\n]{0,80}?)?(?:see|voir|siehe|ver|vedi) [^.\n]{0,80}"
     r"|for allergens,? (?:including [^.\n]{0,80}?)?see [^.\n]{0,80}"
+    r"|this product (?:is|was|has been)\b"
 )
 _ITEM_SPLIT = regex.compile(
     r"[,;/()\[\]:]|\s(?:and|et|und|y|e|ou|or|as well as|sowie|oder|o|and other|et autres|&)\s|&"
@@ -313,7 +315,7 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
                 j = t.find(pat.tail, j + 1, limit)
             if j != -1:
                 out.append(_Cand(s, j + len(pat.tail), e, j, "risk", pat.phrase, len(head) + len(pat.tail)))
-    intro_possible = any(w in t for w in ("conten", "contain", "enthalt", "allerg", "alerg"))
+    intro_possible = any(w in t for w in ("conten", "contain", "enthalt", "allerg", "alerg", "this product"))
     for m in _INTRO.finditer(t, timeout=_TIMEOUT) if intro_possible else ():
         if _bounded(t, m.start(), m.end()):
             out.append(_Cand(m.start(), m.end(), m.end(), m.end(), "intro", None))

@@ -57,17 +57,25 @@ HEADER_KEYS = frozenset(
      "zutatenliste", "ingredienten", "composition", "ingredients composition"}
 )  # fmt: skip
 
-_PERCENT = regex.compile(r"[<>≤≥~]?\s*\d+(?:[.,]\d+)?\s*(?:%|percent\b|pct\b)", regex.V0)
-_EMPHASIS = regex.compile(r"[*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»]+|(?<!\w)_+|_+(?!\w)")
+_PERCENT = regex.compile(
+    r"[<>≤≥~]?\s*\d+(?:[.,]\d+)?\s*(?:%|percent\b|pct\b)(?:\s*(?:minimum|min\.?|maximum|max\.?)(?![^\W\d_]))?",
+    regex.V0 | regex.IGNORECASE,
+)
+_EMPHASIS = regex.compile(r"[*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»™®©]+|(?<!\w)_+|_+(?!\w)")
 _LEAD_WORDS = regex.compile(
     r"^(?:(?:dont|including|incl\.?|inkl\.?|davon|of which|di cui|de los cuales|incluant|including the following|with|"
-    r"avec|mit|con|from|aus)\s*:?\s+)+",
+    r"avec|mit|con|from|aus|made from|made with|prepared with|prepared from)\s*:?\s+)+",
     regex.IGNORECASE,
 )
 _CONJ = regex.compile(
-    r"\s+(?:and/or|et/ou|und/oder|y/o|e/o|and|et|und|ou|or|&|(?:y|e)(?=\s+[^\d\s]))\s+|\s*[&/]\s*", regex.IGNORECASE
+    r"\s+(?:and/or|et/ou|und/oder|y/o|e/o|and|et|und|ou|or|&|(?:y|e)(?=\s+[^\d\s])"
+    r"|including|incl\.|with|enriched with|avec|mit|con|containing|contenant|dont|davon|di cui)\s+|\s*[&/]\s*",
+    regex.IGNORECASE,
 )
-_CONJ_QUICK = re.compile(r"[&/]|\s(?:and|et|und|y|e|ou|or)\s", re.IGNORECASE)
+_CONJ_QUICK = re.compile(
+    r"[&/]|\s(?:and|et|und|y|e|ou|or|including|incl\.|with|avec|mit|con|containing|contenant|dont|davon|di)\s",
+    re.IGNORECASE,
+)
 _E_NUMBER = regex.compile(r"^e ?(\d{3,4}) ?(?:\(? ?([a-h]|i{1,3}|iv|v|vi) ?\)?)?$")
 _TRAILING_E = regex.compile(r"\s(e\s?-?\s?\d{3,4}(?:\s?\(?[a-h]\)?|i{1,3})?)[\W_]*$", regex.IGNORECASE)
 _MARKUP = regex.compile(
@@ -83,19 +91,25 @@ _NOTE = regex.compile(
     r"|^(?:aus|von) (?:kontrolliert )?(?:biologischem|okologischem) anbau$"
     r"|^(?:from |of )?(?:certified )?organic (?:farming|agriculture|origin)$"
     r"|^(?:de |procedente de )?(?:agricultura|cultivo) ecologic[oa]$|^da agricoltura biologica$"
+    r"|^(?:in|en) (?:varying|variable|varied|unknown|variables?) (?:proportions?|quantities)$"
+    r"|^en proportions? variables?$|^in wechselnden anteilen$"
+    r"|^(?:verifie |certified )?rainforest alliance\b|^fair ?trade\b|^commerce equitable$"
+    r"|^(?:vegetarian|vegan|vegetarien|vegetarienne|vegetalien|vegetalienne|vegetariano|vegano)$"
 )
 
 
 # purpose clauses ("to protect color", "for freshness", "as a preservative") are notes only when every word is one of
 # these — so a note can never hide an ingredient name
-_PURPOSE_FIRST = ("to ", "for ", "as a ", "as an ", "as ", "pour ", "used as a ", "added as a ", "added to ")
+_PURPOSE_FIRST = ("to ", "for ", "as a ", "as an ", "as ", "pour ", "used as a ", "added as a ", "added to ",
+                  "si necessaire pour ", "if necessary to ")  # fmt: skip
 _PURPOSE_WORDS = frozenset(
     {"protect", "preserve", "maintain", "prevent", "retain", "promote", "keep", "improve", "help", "color", "colour",
      "flavor", "flavour", "freshness", "fresh", "separation", "caking", "moisture", "quality", "texture", "crispness",
      "and", "or", "the", "its", "of", "a", "an", "preservative", "preservatives", "antioxidant", "acidulant",
      "stabilizer", "stabiliser", "emulsifier", "thickener", "coating", "anticaking", "agent", "carrier", "leavening",
      "dough", "conditioner", "whitening", "acidity", "regulator", "sweetener", "colouring", "coloring", "browning",
-     "nutrient", "nutrients", "enrichment", "fortification", "product", "la", "fraicheur", "conserver", "couleur"}
+     "nutrient", "nutrients", "enrichment", "fortification", "product", "la", "fraicheur", "conserver", "couleur",
+     "reguler", "l'acidite", "acidite", "le", "gout", "regulate", "adjust"}
 )  # fmt: skip
 _PART_WORDS = frozenset(
     {"leaf", "leaves", "root", "roots", "stem", "stems", "stalk", "stalks", "flower", "flowers", "bulb", "bark",
@@ -108,11 +122,13 @@ _VITAMIN_LETTER = re.compile(r"^[a-k](?:\d{1,2})?$")
 _VITAMIN_CONTEXT = ("vitamin", "vitamine", "vitamina", "vitamins", "vitamines", "vitaminas", "vitamine", "vitamini")
 _PURPOSE_FIRST_WORDS = frozenset(p.split(" ", 1)[0] for p in _PURPOSE_FIRST)
 _TRAILING_NOTE_WORDS = (" as ", " to ", " for ", " used ", " added ", "origin", "herkunft", "provenance", "procedencia",
-                        "provenienza")  # fmt: skip
+                        "provenienza", "proportion", "quantities", "anteilen")  # fmt: skip
 _LETTER = re.compile(r"[^\W\d_]")  # single character classes cannot backtrack: stdlib re
 _TRAILING_NOTE = regex.compile(
     r"\s+(?:(?:as an?|to|for|used as an?|added as an?)\s[^;()]*"
-    r"|(?:origine?|origin|herkunft|provenance|procedencia|provenienza)\b[^;()]*)$",
+    r"|(?:origine?|origin|herkunft|provenance|procedencia|provenienza)\b[^;()]*"
+    r"|(?:in|en) (?:varying|variable|varied|unknown|variables?) (?:proportions?|quantities)"
+    r"|en proportions? variables?|in wechselnden anteilen)$",
     regex.IGNORECASE,
 )
 
@@ -134,7 +150,8 @@ _NOTE_FIRST = frozenset(
      "produit",
      "produits", "ingredient", "ingredients", "issu", "issus", "issue", "issues", "provenant", "aus", "kontrolliert",
      "biologischer", "okologischer", "von", "from", "of", "certified", "organic", "de", "procedente", "agricultura",
-     "cultivo", "da"}
+     "cultivo", "da", "in", "en", "verifie", "rainforest", "fair", "fairtrade", "commerce", "vegetarian", "vegan",
+     "vegetarien", "vegetarienne", "vegetalien", "vegetalienne", "vegetariano", "vegano"}
 )  # fmt: skip
 
 
@@ -257,9 +274,9 @@ def _strip_span(s: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-_EMPHASIS_CHARS = frozenset("*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»_")
+_EMPHASIS_CHARS = frozenset("*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»_™®©")
 _LEAD_FIRST = frozenset({"dont", "including", "incl", "incl.", "inkl", "inkl.", "davon", "of", "di", "de", "incluant",
-                         "with", "avec", "mit", "con", "from", "aus"})  # fmt: skip
+                         "with", "avec", "mit", "con", "from", "aus", "made", "prepared"})  # fmt: skip
 
 
 def _clean(raw: str) -> str:

@@ -153,3 +153,11 @@ def test_storage_and_nutrition_sentences_are_masked_up_to_the_next_phrase(onto) 
     assert scan.statements == ("Keep refrigerated", "Store in a cool place, ", "Bien secouer avant de boire")
     assert [h.allergens for h in scan.hits] == [("PEANUT",)]
     assert find_phrases("Made in France", onto).statements == ()  # manufacturing wording is never a statement
+
+
+def test_generic_facility_heads_catch_wording_variants(onto) -> None:
+    shipped = load_data_dir()
+    [hit] = find_phrases("wheat. Produced in a facility that uses peanuts.", shipped).hits
+    assert (hit.type, hit.allergens) == ("FACILITY", ("PEANUT",))
+    [hit] = find_phrases("MANUFACTURED IN A FACILITY THAT AI SO PROCESSES SESAME", shipped).hits
+    assert hit.type == "FACILITY" and hit.generic  # OCR-garbled list: applies to every profile allergen

@@ -138,3 +138,17 @@ def test_plant_part_words_are_notes_and_vitamin_letters_take_their_context() -> 
         ("vitamines", "ingredient"), ("vitamin b2", "ingredient"), ("vitamin e", "ingredient"), ("e300", "ingredient"),
     ]  # fmt: skip
     assert keys("sugar, E") == ["sugar", "e"]  # no vitamin context: the letter stays as it is (and is unknown)
+
+
+def test_with_including_made_from_proportions_certifications_and_trailing_minimum() -> None:
+    toks = tokenize("natural flavourings including passion fruit, MILK SOLIDS 14% MINIMUM, MADE FROM ROASTED PEANUTS "
+                    "AND SUGAR, Dried Fruit Blend in varying proportions, Vérifié Rainforest Alliance™, Vegetarian, "
+                    "jus (si nécessaire pour réguler l'acidité), seasoning with sea salt")  # fmt: skip
+    assert [(t.key, t.role) for t in toks] == [
+        ("natural flavourings", "ingredient"), ("passion fruit", "ingredient"), ("milk solids", "ingredient"),
+        ("roasted peanuts", "ingredient"), ("sugar", "ingredient"), ("dried fruit blend", "ingredient"),
+        ("in varying proportions", "note"), ("verifie rainforest alliance", "note"), ("vegetarian", "note"),
+        ("jus", "ingredient"), ("si necessaire pour reguler l'acidite", "note"), ("seasoning", "ingredient"),
+        ("sea salt", "ingredient"),
+    ]  # fmt: skip
+    assert keys("bread with seeds", known=lambda k: k == "bread with seeds") == ["bread with seeds"]
