@@ -292,6 +292,36 @@ def _clean(raw: str) -> str:
     return " ".join(text.split()).strip(" :.-–'\"")
 
 
+@lru_cache(maxsize=65536)
+def _token_info(raw: str) -> tuple[str, str, bool, bool, bool, bool, bool] | None:
+    """Everything about a token that depends on its text alone (cached: label batches repeat ingredient strings):
+    ``(text, key, is_note, is_header, may_have_trailing_note, has_digit, is_vitamin_letter)``; None when empty."""
+    text = _clean(raw)
+    if not text or _LETTER.search(text) is None:
+        return None
+    key = canonical_key(text)
+    first = key.split(" ", 1)[0]
+    is_note = (first in _NOTE_FIRST and _NOTE.search(key, timeout=_TIMEOUT) is not None) or _is_purpose_note(key)
+    may_trail = " " in key and any(w in key for w in _TRAILING_NOTE_WORDS)
+    return (text, key, is_note, key in HEADER_KEYS, may_trail, _has_digit(key),
+            _VITAMIN_LETTER.match(key) is not None)  # fmt: skip
+
+
+@lru_cache(maxsize=65536)
+def _conj_cuts(raw: str) -> tuple[tuple[int, int], ...]:
+    """The parts of ``raw`` between conjunctions (relative offsets); empty when there is no conjunction."""
+    if _CONJ_QUICK.search(raw) is None:
+        return ()
+    parts, last = [], 0
+    for m in _CONJ.finditer(raw, timeout=_TIMEOUT):
+        parts.append((last, m.start()))
+        last = m.end()
+    if not parts:
+        return ()
+    parts.append((last, len(raw)))
+    return tuple(parts)
+
+
 class _Builder:
     def __init__(self, s: str, known: Callable[[str], bool] | None) -> None:
         self.s = s
@@ -303,35 +333,29 @@ class _Builder:
         start, end = _strip_span(self.s, start, end)
         if start >= end:
             return None
-        text = _clean(self.s[start:end])
-        if not text or _LETTER.search(text) is None:
+        raw = self.s[start:end]
+        info = _token_info(raw)
+        if info is None:
             return None
-        key = canonical_key(text)
-        if role != "note" and key.split(" ", 1)[0] in _NOTE_FIRST and _NOTE.search(key, timeout=_TIMEOUT):
+        text, key, is_note, is_header, may_trail, has_digit, vitamin_letter = info
+        if role != "note" and is_note:
             role = "note"
-        if role != "note" and _is_purpose_note(key):
-            role = "note"
-        if role in ("class", "ingredient") and key in HEADER_KEYS:
+        if is_header and role != "note":
             return None
-        if (
-            role != "note"
-            and " " in key
-            and any(w in key for w in _TRAILING_NOTE_WORDS)
-            and not (self.known and self.known(key))
-        ):
-            m = _TRAILING_NOTE.search(self.s[start:end], timeout=_TIMEOUT)
+        if role != "note" and may_trail and not (self.known and self.known(key)):
+            m = _TRAILING_NOTE.search(raw, timeout=_TIMEOUT)
             if m and m.start() > 0:
                 tail = canonical_key(_clean(m.group(0)))
                 if _is_purpose_note(tail) or _NOTE.search(tail, timeout=_TIMEOUT):
                     head = self.emit(start, start + m.start(), depth, parent, role)
                     self.emit(start + m.start(), end, depth, parent, "note")
                     return head
-        if role != "note" and _has_digit(key) and not (self.known and self.known(key)):
-            m = _TRAILING_E.search(self.s[start:end], timeout=_TIMEOUT)
-            if m and _LETTER.search(_clean(self.s[start : start + m.start(1)])):
+        if role != "note" and has_digit and not (self.known and self.known(key)):
+            m = _TRAILING_E.search(raw, timeout=_TIMEOUT)
+            if m and _LETTER.search(_clean(raw[: m.start(1)])):
                 self.emit(start, start + m.start(1), depth, parent, "class" if role == "ingredient" else role)
                 return self.emit(start + m.start(1), end, depth, parent, role)
-        if role == "ingredient" and _VITAMIN_LETTER.match(key):
+        if role == "ingredient" and vitamin_letter:
             context = self.tokens[parent].key if parent is not None else self.last_class.get(depth, "")
             if context.split(" ", 1)[0] in _VITAMIN_CONTEXT:
                 key = f"vitamin {key}"  # "vitamines (B2, E)", "vitaminas: D2, E": the letter names a vitamin
@@ -343,17 +367,13 @@ class _Builder:
     def conj_parts(self, start: int, end: int) -> list[tuple[int, int]]:
         """Split ``[start, end)`` on conjunctions unless the whole text is a known name."""
         raw = self.s[start:end]
-        if _CONJ_QUICK.search(raw) is None or not _CONJ.search(raw, timeout=_TIMEOUT):
+        cuts = _conj_cuts(raw)
+        if not cuts:
             return [(start, end)]
         whole = canonical_key(_clean(raw))
         if (self.known is not None and self.known(whole)) or _is_purpose_note(whole):
             return [(start, end)]
-        parts, last = [], 0
-        for m in _CONJ.finditer(raw, timeout=_TIMEOUT):
-            parts.append((start + last, start + m.start()))
-            last = m.end()
-        parts.append((start + last, end))
-        return parts
+        return [(start + a, start + b) for a, b in cuts]
 
     def segment(self, seg: _Seg, depth: int, parent: int | None) -> None:
         # own text before the first child group is the parent; text after a group is a token of its own
