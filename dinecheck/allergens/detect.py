@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from dinecheck.allergens.normalize import Resolution, word_hints
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
 from dinecheck.allergens.phrases import PhraseHit
-from dinecheck.allergens.text import lookup_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,46 +44,58 @@ class Finding:
 
 
 def ingredient_findings(
-    resolutions: Iterable[Resolution], profile: Collection[str], ontology: Ontology
+    resolutions: Iterable[Resolution],
+    profile: Collection[str],
+    ontology: Ontology,
+    capped: Collection[tuple[int, int]] = (),
 ) -> list[Finding]:
-    out: list[Finding] = []
+    """The best ingredient finding per profile allergen (highest level, earliest span on a tie). Candidates are
+    compared first and only the winners are built (their explanations are the costly part)."""
+    best: dict[str, tuple[int, tuple[int, int], tuple]] = {}
+
+    def offer(code: str, level: RiskLevel, span: tuple[int, int], how: tuple) -> None:
+        cur = best.get(code)
+        if cur is None or level.rank > cur[0] or (level.rank == cur[0] and span < cur[1]):
+            best[code] = (level.rank, span, how)
+
     for res in resolutions:
         tok = res.token
-        if not res.matched and res.rule != "note":
-            out.extend(_hint_findings(res, profile, ontology))
+        if not res.matched:
+            if res.rule != "note":
+                for gram, syns in word_hints(tok.key, ontology):
+                    for syn in syns:
+                        for path in ontology.allergen_paths(syn.canonical_id):
+                            if path.code in profile:
+                                level = path.level if path.level.rank < _POSSIBLE_RANK else RiskLevel.POSSIBLE
+                                offer(path.code, level, tok.span, ("unknown", res, gram, path, level, False))
             continue
+        held = bool(capped) and any(a <= tok.span[0] and tok.span[1] <= b for a, b in capped)
         for syn in res.synonyms:
             for path in ontology.allergen_paths(syn.canonical_id):
                 if path.code not in profile:
                     continue
-                via = f" (rule: {res.rule})" if res.rule not in (None, "exact") else ""
                 level = path.level
-                if res.rule == "segmented" and level.rank > RiskLevel.POSSIBLE.rank:
-                    level = RiskLevel.POSSIBLE  # read as several names: a guess, so never above POSSIBLE
-                same = ""
-                chain = " → ".join(path.path)
-                out.append(Finding(
-                    path.code, level, "ingredient", tok.text, tok.span, (syn.text, *path.path, path.code),
-                    f"{tok.text!r}{same if lookup_key(tok.text) == syn.key else f' = {syn.text!r}'}{via} → {chain}",
-                ))  # fmt: skip
-    return out
+                if (res.rule == "segmented" or held) and level.rank > _POSSIBLE_RANK:
+                    level = RiskLevel.POSSIBLE  # a guessed reading, or an item of an absence claim
+                offer(path.code, level, tok.span, ("ingredient", res, syn, path, level, held))
+    return [_build(*how) for _rank, _span, how in best.values()]
 
 
-def _hint_findings(res: Resolution, profile: Collection[str], ontology: Ontology) -> list[Finding]:
+_POSSIBLE_RANK = RiskLevel.POSSIBLE.rank
+
+
+def _build(source: str, res: Resolution, what, path, level: RiskLevel, held: bool) -> Finding:
     tok = res.token
-    out: list[Finding] = []
-    for gram, syns in word_hints(tok.key, ontology):
-        for syn in syns:
-            for path in ontology.allergen_paths(syn.canonical_id):
-                if path.code not in profile:
-                    continue
-                level = path.level if path.level.rank < RiskLevel.POSSIBLE.rank else RiskLevel.POSSIBLE
-                out.append(Finding(
-                    path.code, level, "unknown", tok.text, tok.span, (gram, *path.path, path.code),
-                    f"the unknown ingredient {tok.text!r} contains the word(s) {gram!r} "
-                    f"→ {' → '.join(path.path)}",
-                ))  # fmt: skip
-    return out
+    chain = " → ".join(path.path)
+    if source == "unknown":
+        return Finding(path.code, level, "unknown", tok.text, tok.span, (what, *path.path, path.code),
+                       f"the unknown ingredient {tok.text!r} contains the word(s) {what!r} → {chain}")  # fmt: skip
+    syn = what
+    via = f" (rule: {res.rule})" if res.rule not in (None, "exact") else ""
+    named = "" if tok.key == syn.key else f" = {syn.text!r}"
+    note = " — held at POSSIBLE: it is listed in an absence claim" if held and path.level is not level else ""
+    return Finding(path.code, level, "ingredient", tok.text, tok.span, (syn.text, *path.path, path.code),
+                   f"{tok.text!r}{named}{via} → {chain}{note}")  # fmt: skip
 
 
 def phrase_findings(hits: Iterable[PhraseHit], profile: Collection[str]) -> list[Finding]:
@@ -115,17 +126,6 @@ def dedupe(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     return tuple(sorted(best.values(), key=lambda f: (-f.level.rank, order.get(f.code, 99))))
 
 
-def cap(findings: Iterable[Finding], capped: Collection[tuple[int, int]]) -> list[Finding]:
-    """Hold ingredient findings whose token lies inside a ``capped`` span (an absence claim's list) at POSSIBLE."""
-    out: list[Finding] = []
-    for f in findings:
-        if f.level.rank > RiskLevel.POSSIBLE.rank and any(a <= f.span[0] and f.span[1] <= b for a, b in capped):
-            f = Finding(f.code, RiskLevel.POSSIBLE, f.source, f.token, f.span, f.path,
-                        f"{f.explanation} — held at POSSIBLE: it is listed in an absence claim")  # fmt: skip
-        out.append(f)
-    return out
-
-
 def detect(
     resolutions: Iterable[Resolution],
     hits: Iterable[PhraseHit],
@@ -134,7 +134,4 @@ def detect(
     capped: Collection[tuple[int, int]] = (),
 ) -> tuple[Finding, ...]:
     profile = frozenset(profile)
-    found = ingredient_findings(resolutions, profile, ontology)
-    if capped:
-        found = cap(found, capped)
-    return dedupe([*found, *phrase_findings(hits, profile)])
+    return dedupe([*ingredient_findings(resolutions, profile, ontology, capped), *phrase_findings(hits, profile)])
