@@ -191,12 +191,23 @@ def fold_with_map(text: str) -> tuple[str, list[int] | None]:
             return folded, None
     chars: list[str] = []
     index: list[int] = []
+    table = _FOLD_TABLE
+    prev = ""
     for i, ch in enumerate(text):
-        for c in _fold_char(ch):
-            if c == " " and chars and chars[-1] == " ":
+        folded_ch = table[ord(ch)]
+        if len(folded_ch) == 1:
+            if folded_ch == " " and prev == " ":
+                continue
+            chars.append(folded_ch)
+            index.append(i)
+            prev = folded_ch
+            continue
+        for c in folded_ch:
+            if c == " " and prev == " ":
                 continue
             chars.append(c)
             index.append(i)
+            prev = c
     return "".join(chars), index
 
 
