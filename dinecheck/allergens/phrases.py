@@ -26,9 +26,9 @@ sentence (``.``/``!``/``?``/new line, a closing bracket it is inside of) or the 
   the rest of the label decides. Further objects of the same claim ("free from nuts, gluten and dairy", "dairy and
   gluten free") stay ingredient tokens whose findings are ``capped`` at POSSIBLE — an absence statement never creates
   a DEFINITE allergen, and an item we cannot attribute is never silently dropped.
-* Storage, use, preparation and nutrition sentences ("Keep refrigerated…", "A consommer de préférence…", "Nährwerte…")
-  are masked to the end of their sentence (or the next phrase) and reported in ``statements``: they are not
-  ingredients. Manufacturing wording ("made in…") is never a statement, since it may carry a facility warning.
+* Storage, use, preparation and nutrition statements ("Keep refrigerated…", "A consommer de préférence…",
+  "Nährwerte…") are masked to the end of their item (the next ``, ; .``, or the next phrase) and reported in
+  ``statements``: they are not ingredients, and what follows a comma is read again. Manufacturing wording ("made in…") is never a statement, since it may carry a facility warning.
 * List introducers ("contains 2% or less of:", "contains less than 1% of the following") and allergen boilerplate
   ("Allergy advice: for allergens, including cereals containing gluten, see ingredients in bold", "Allergènes : voir
   les ingrédients en gras") are masked silently: they state no allergen of the product.
@@ -73,7 +73,8 @@ _STATEMENTS = (
     "conservar en", "una vez abierto", "consumir preferentemente", "información nutricional", "valores nutricionales",
     "agitar antes", "conservare in", "dopo l'apertura", "da consumarsi preferibilmente", "valori nutrizionali",
     "agitare prima", "contains a source of phenylalanine", "contient une source de phénylalanine",
-    "contient des sucres naturellement présents", "contains naturally occurring sugars",
+    "contient des sucres naturellement présents", "contains naturally occurring sugars", "consume within",
+    "consommer dans les", "à consommer dans les", "innerhalb von",
 )  # fmt: skip
 _ABSENCE_SUFFIX = regex.compile(r"[^\W\d_]+ free(?! (?:range|run|flowing|trade))\b|[^\W\d_]{3,}frei\b")
 _INTRO = regex.compile(
@@ -81,8 +82,8 @@ _INTRO = regex.compile(
     r"|one or more of the following|less than \d+(?:[.,]\d+)? ?(?:%|percent) of)(?: the following)?"
     r"|contient moins de \d+(?:[.,]\d+)? ?% de|enthalt weniger als \d+(?:[.,]\d+)? ?% "
     r"|(?:allergy advice|allergy information|allergen information|allergens|allergenes|allergene|allergeni|alergenos)"
-    r" ?:? ?(?:for allergens,? )?(?:including [^.\n]{0,80}?)?(?:see|voir|siehe|ver|vedi) [^.\n]{0,80}"
-    r"|for allergens,? (?:including [^.\n]{0,80}?)?see [^.\n]{0,80}"
+    r" ?:? ?(?:for allergens,? )?(?:including [^.\n]{0,80}?)?(?:see|voir|siehe|ver|vedi) [^.\n,;]{0,80}"
+    r"|for allergens,? (?:including [^.\n]{0,80}?)?see [^.\n,;]{0,80}"
     r"|this product (?:is|was|has been)\b"
 )
 _ITEM_SPLIT = regex.compile(
@@ -401,8 +402,8 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
         if c.kind == "intro":
             masks.append(raw(c.start, c.end))
             continue
-        if c.kind == "statement":
-            end = _sentence_end(t, c.end, next_start, ".!?")
+        if c.kind == "statement":  # up to the end of its item: what follows a comma may be an ingredient again
+            end = _sentence_end(t, c.end, next_start, ".!?,;")
             masks.append(raw(c.start, end))
             statements.append(text[slice(*raw(c.start, end))])
             continue

@@ -150,7 +150,7 @@ def test_absence_claim_masks_its_first_object_and_caps_the_rest_of_its_sentence(
 def test_storage_and_nutrition_sentences_are_masked_up_to_the_next_phrase(onto) -> None:
     text = "milk. Keep refrigerated. Store in a cool place, may contain peanuts. Bien secouer avant de boire"
     scan = find_phrases(text, onto)
-    assert scan.statements == ("Keep refrigerated", "Store in a cool place, ", "Bien secouer avant de boire")
+    assert scan.statements == ("Keep refrigerated", "Store in a cool place", "Bien secouer avant de boire")
     assert [h.allergens for h in scan.hits] == [("PEANUT",)]
     assert find_phrases("Made in France", onto).statements == ()  # manufacturing wording is never a statement
 
@@ -161,3 +161,11 @@ def test_generic_facility_heads_catch_wording_variants(onto) -> None:
     assert (hit.type, hit.allergens) == ("FACILITY", ("PEANUT",))
     [hit] = find_phrases("MANUFACTURED IN A FACILITY THAT AI SO PROCESSES SESAME", shipped).hits
     assert hit.type == "FACILITY" and hit.generic  # OCR-garbled list: applies to every profile allergen
+
+
+def test_a_statement_or_boilerplate_never_swallows_the_next_item(onto) -> None:
+    scan = find_phrases("sugar, keep refrigerated, peanuts", onto)
+    assert [scan_text for scan_text in scan.statements] == ["keep refrigerated"]
+    text = "Allergy advice: see ingredients in bold, peanuts"
+    [(a, b)] = find_phrases(text, onto).masks
+    assert text[a:b] == "Allergy advice: see ingredients in bold"

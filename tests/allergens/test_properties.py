@@ -36,6 +36,11 @@ def _free_synonyms() -> list[str]:
     return sorted(set(out))[:400] or ["water", "sugar", "salt"]
 
 
+# label furniture around the list: statements, claims and warnings in other sentences, and non-ingredient items
+SENTENCES = ["Keep refrigerated. ", "Best before: see lid. ", "Suitable for vegetarians. ", "Gluten free. ",
+             "Sans lactose. ", "May contain traces of sesame. ", "Produced in a facility that also processes mustard. ",
+             "Allergy advice: see ingredients in bold. ", "Nutrition information per 100 g: energy 200 kJ. "]  # fmt: skip
+NOISE_ITEMS = ["keep refrigerated", "organic", "(leaf)", "origine France", "to protect colour", "free from nuts"]
 ALLERGEN_SYNONYMS = _allergen_synonyms()
 FREE = _free_synonyms()
 
@@ -60,12 +65,14 @@ def labels_with_an_allergen(draw):
         opener, closer = draw(st.sampled_from([("(", ")"), ("[", "]")]))
         before = draw(st.lists(st.sampled_from(FREE), max_size=2))
         item = f"{parent} {opener}{', '.join([*before, item])}{closer}"
-    others = draw(st.lists(st.sampled_from(FREE), max_size=6))
+    others = draw(st.lists(st.sampled_from(FREE + NOISE_ITEMS), max_size=6))
     pos = draw(st.integers(0, len(others)))
     parts = [*others[:pos], item, *others[pos:]]
     sep = draw(st.sampled_from([", ", "; ", ",", " , "]))
     prefix = draw(st.sampled_from(["", "Ingredients: ", "Ingrédients : ", "Zutaten: ", "INGREDIENTS:"]))
-    return code, synonym, prefix + sep.join(parts) + draw(st.sampled_from(["", ".", ". "]))
+    before = draw(st.sampled_from(["", *SENTENCES]))
+    after = draw(st.sampled_from(["", *SENTENCES]))
+    return code, synonym, before + prefix + sep.join(parts) + draw(st.sampled_from([". ", "."])) + after
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
