@@ -154,12 +154,15 @@ def is_known(key: str, ontology: Ontology) -> bool:
 
 
 def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, ...]:
-    """Resolve every token that is not a note; notes are returned unresolved with rule ``"note"``."""
+    """Resolve every token that is not a note; notes are returned unresolved with rule ``"note"`` — unless a word of
+    the note names an allergen-bearing ingredient, in which case it is resolved like any ingredient."""
     out: list[Resolution] = []
     for tok in tokens:
         if tok.role == "note":
-            out.append(Resolution(tok, (), None, "note"))
-            continue
+            if not _names_allergen(tok.key, ontology):
+                out.append(Resolution(tok, (), None, "note"))
+                continue
+            # a "note" that names an allergen ("origine arachides") is read as an ingredient: nothing hides one
         syns, key, rule = resolve_key(tok.key, ontology)
         if not syns and " " in tok.key:
             parts = segment(tok.key, ontology)
@@ -169,6 +172,11 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
                 continue
         out.append(Resolution(tok, syns, key, rule))
     return tuple(out)
+
+
+def _names_allergen(key: str, ontology: Ontology) -> bool:
+    syns = resolve_key(key, ontology)[0] + tuple(s for _g, grams in word_hints(key, ontology) for s in grams)
+    return any(ontology.allergen_paths(s.canonical_id) for s in syns)
 
 
 MAX_SEGMENT_WORDS = 12

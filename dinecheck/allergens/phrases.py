@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import ahocorasick
 import regex
 
-from dinecheck.allergens.normalize import resolve_key
+from dinecheck.allergens.normalize import resolve_key, word_hints
 from dinecheck.allergens.ontology import Ontology, RiskLevel, RiskPhrase
 from dinecheck.allergens.text import fold_accents, lookup_key
 from dinecheck.allergens.tokenize import MAX_LABEL_CHARS, canonical_key
@@ -77,13 +77,13 @@ _STATEMENTS = (
     "consommer dans les", "à consommer dans les", "innerhalb von",
 )  # fmt: skip
 _ABSENCE_SUFFIX = regex.compile(r"[^\W\d_]+ free(?! (?:range|run|flowing|trade))\b|[^\W\d_]{3,}frei\b")
-_INTRO = regex.compile(
+_INTRO = regex.compile(  # (?P<tail>…): the "see …" part, kept as text if it names an allergen
     r"(?:contains|contain)(?: only)? (?:(?:less than )?\d+(?:[.,]\d+)? ?(?:%|percent)(?: or less)? of"
     r"|one or more of the following|less than \d+(?:[.,]\d+)? ?(?:%|percent) of)(?: the following)?"
     r"|contient moins de \d+(?:[.,]\d+)? ?% de|enthalt weniger als \d+(?:[.,]\d+)? ?% "
     r"|(?:allergy advice|allergy information|allergen information|allergens|allergenes|allergene|allergeni|alergenos)"
-    r" ?:? ?(?:for allergens,? )?(?:including [^.\n]{0,80}?)?(?:see|voir|siehe|ver|vedi) [^.\n,;]{0,80}"
-    r"|for allergens,? (?:including [^.\n]{0,80}?)?see [^.\n,;]{0,80}"
+    r" ?:? ?(?:for allergens,? )?(?:including [^.\n]{0,80}?)?(?:see|voir|siehe|ver|vedi) (?P<tail>[^.\n,;]{0,80})"
+    r"|for allergens,? (?:including [^.\n]{0,80}?)?see (?P<tail>[^.\n,;]{0,80})"
     r"|this product (?:is|was|has been)\b"
 )
 _ITEM_SPLIT = regex.compile(
@@ -330,7 +330,8 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
     intro_possible = any(w in t for w in ("conten", "contain", "enthalt", "allerg", "alerg", "this product"))
     for m in _INTRO.finditer(t, timeout=_TIMEOUT) if intro_possible else ():
         if _bounded(t, m.start(), m.end()):
-            out.append(_Cand(m.start(), m.end(), m.end(), m.end(), "intro", None))
+            tail = m.start("tail") if m.group("tail") else m.end()
+            out.append(_Cand(m.start(), m.end(), tail, m.end(), "intro", None))
     for m in _ABSENCE_SUFFIX.finditer(t, timeout=_TIMEOUT) if "free" in t or "frei" in t else ():
         if _bounded(t, m.start(), m.end()):
             out.append(_Cand(m.start(), m.end(), m.end(), m.end(), "suffix", None))
@@ -354,6 +355,16 @@ def _choose(cands: list[_Cand]) -> list[_Cand]:
         chosen.append(c)
     chosen.sort(key=lambda c: c.start)
     return chosen
+
+
+def _mentions_allergen(region: str, ontology: Ontology) -> bool:
+    """Whether any whole word(s) of ``region`` name an allergen-bearing ingredient (never mask those away)."""
+    key = canonical_key(region)
+    if not key:
+        return False
+    syns, _k, _r = resolve_key(key, ontology)
+    found = list(syns) + [syn for _gram, grams in word_hints(key, ontology) for syn in grams]
+    return any(ontology.allergen_paths(syn.canonical_id) for syn in found)
 
 
 def _resolve_items(list_text: str, ontology: Ontology) -> tuple[dict[str, RiskLevel], list[str]]:
@@ -399,11 +410,14 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
     statements: list[str] = []
     for n, c in enumerate(chosen):
         next_start = chosen[n + 1].start if n + 1 < len(chosen) else len(t)
-        if c.kind == "intro":
-            masks.append(raw(c.start, c.end))
+        if c.kind == "intro":  # the free "see …" part stays text when it names an allergen (a missing comma)
+            end = c.list_start if _mentions_allergen(t[c.list_start : c.end], ontology) else c.end
+            masks.append(raw(c.start, end))
             continue
         if c.kind == "statement":  # up to the end of its item: what follows a comma may be an ingredient again
             end = _sentence_end(t, c.end, next_start, ".!?,;")
+            if _mentions_allergen(t[c.end : end], ontology):
+                end = c.end  # "keep refrigerated peanuts": only the statement's own words are masked
             masks.append(raw(c.start, end))
             statements.append(text[slice(*raw(c.start, end))])
             continue

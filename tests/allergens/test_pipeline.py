@@ -196,3 +196,13 @@ def test_a_token_read_as_several_names_is_possible_and_verify_never_safe(onto) -
     )  # fmt: skip
     assert "'PEANUTS SUGAR' was read as 2 ingredients (peanuts | sugar): a separator seems missing" in r.review_reasons
     assert check_label("water, sugar salt", ["PEANUT"], onto).verdict == "VERIFY"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["sugar, keep refrigerated peanuts", "sugar. Allergy advice: see ingredients in bold peanuts",
+     "sugar (origine peanuts)", "sugar (to protect peanuts)", "sugar, peanut (leaf)"],
+)
+def test_notes_statements_and_boilerplate_never_hide_an_allergen(text: str, onto) -> None:
+    r = check_label(text, ["PEANUT"], onto)
+    assert r.verdict != "SAFE" and [f.code for f in r.findings] == ["PEANUT"]
