@@ -76,6 +76,11 @@ _STATEMENTS = (
     "contient des sucres naturellement présents", "contains naturally occurring sugars", "consume within",
     "consommer dans les", "à consommer dans les", "innerhalb von",
 )  # fmt: skip
+# suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
+_SUITABILITY = frozenset(
+    {"suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
+     "adatto per"}
+)  # fmt: skip
 _ABSENCE_SUFFIX = regex.compile(r"[^\W\d_]+ free(?! (?:range|run|flowing|trade))\b|[^\W\d_]{3,}frei\b")
 _INTRO = regex.compile(  # (?P<tail>…): the "see …" part, kept as text if it names an allergen
     r"(?:contains|contain)(?: only)? (?:(?:less than )?\d+(?:[.,]\d+)? ?(?:%|percent)(?: or less)? of"
@@ -430,6 +435,11 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                     capped.append(raw(lead, start))
             else:
                 start, end = c.start, _first_item_end(t, c.end, next_start)
+                obj = canonical_key(t[c.end : end])
+                suitability = t[c.start : c.end] in _SUITABILITY
+                if (not suitability and " " in obj and not resolve_key(obj, ontology)[0]
+                        and _mentions_allergen(obj, ontology)):  # fmt: skip
+                    end = c.end  # "sans sucre ajouté lait": not one name — only the claim word is masked
                 rest = _sentence_end(t, end, next_start, ".!?")
                 if rest > end:  # "free from nuts, gluten and dairy": the other items may be claimed absent too
                     capped.append(raw(end, rest))

@@ -206,3 +206,9 @@ def test_a_token_read_as_several_names_is_possible_and_verify_never_safe(onto) -
 def test_notes_statements_and_boilerplate_never_hide_an_allergen(text: str, onto) -> None:
     r = check_label(text, ["PEANUT"], onto)
     assert r.verdict != "SAFE" and [f.code for f in r.findings] == ["PEANUT"]
+
+
+def test_an_absence_claim_object_that_is_not_one_name_keeps_its_allergen_words(onto) -> None:
+    r = check_label("water. sans sucre lait", ["MILK"], onto)
+    assert r.verdict == "VERIFY" and [(f.code, f.level.value) for f in r.findings] == [("MILK", "POSSIBLE")]
+    assert check_label("water. sans lait", ["MILK"], onto).verdict == "SAFE"  # the claimed object itself
