@@ -1,16 +1,16 @@
 """Risk phrases on the raw label text, found BEFORE tokenisation (stage 1 of the allergen pipeline).
 
 The phrases come from the ontology (``data/risk_phrases.jsonl``: ``{"phrase", "lang", "type", "level"}``, five
-languages). Types: ``CROSS_CONTAMINATION`` ("may contain (traces of) …", "peut contenir", "kann Spuren von …
+languages plus a few Portuguese/Dutch ones). Types: ``CROSS_CONTAMINATION`` ("may contain (traces of) …", "peut contenir", "kann Spuren von …
 enthalten"), ``FACILITY`` (shared facility / equipment / line), ``NOT_SUITABLE`` ("not suitable for … allergy") and
 ``CONTAINS`` ("Contains: milk, soy"). A ``…`` in a phrase marks where the allergen list sits ("kann Spuren von …
 enthalten"); otherwise the list follows the phrase.
 
 Matching is on the lookup-key form of the text (case, accents, hyphens, apostrophes and white space folded), on word
 boundaries, with exact string search (one Aho-Corasick automaton over the phrases; no regular expression built from
-data). All candidate matches are collected,
-then chosen **longest first, non-overlapping**. Each chosen phrase owns the text after it up to the end of its
-sentence (``.``/``!``/``?``/new line, a closing bracket it is inside of) or the next chosen phrase — that is its list.
+data). All candidate matches are collected, then chosen **longest first, non-overlapping** (on equal spans the more
+specific phrase wins). Each chosen phrase owns the text after it up to the end of its sentence (``.``/``!``/``?``/
+new line, a closing bracket it is inside of) or the next chosen phrase — that is its list.
 
 * The list is split into items (``, ; / ( )`` and conjunctions; leading "of/de/des/von/other…" dropped) and each item
   is resolved through the ontology's synonyms (exact keys, see :mod:`normalize`) to allergen codes: those are the
@@ -21,14 +21,17 @@ sentence (``.``/``!``/``?``/new line, a closing bracket it is inside of) or the 
   still ingredients, and the phrase makes the allergens they name (DEFINITE/DERIVED ones) DEFINITE — so "Contains:
   milk" makes MILK definite even when no ingredient token is milk.
 * Statements of absence or suitability — "free from X", "X free", "glutenfrei", "sans/senza/sin/ohne/without X",
-  "suitable for …" — are NOT risk phrases: the claim and its first object are masked (so the "gluten" of "gluten
+  "suitable for …" — are NOT risk phrases: the claim and its first object (when it is one name, or has no allergen
+  word) are masked (so the "gluten" of "gluten
   free" is not an ingredient) and reported in ``claims``; they never create an allergen and never make a label SAFE:
   the rest of the label decides. Further objects of the same claim ("free from nuts, gluten and dairy", "dairy and
   gluten free") stay ingredient tokens whose findings are ``capped`` at POSSIBLE — an absence statement never creates
   a DEFINITE allergen, and an item we cannot attribute is never silently dropped.
 * Storage, use, preparation and nutrition statements ("Keep refrigerated…", "A consommer de préférence…",
   "Nährwerte…") are masked to the end of their item (the next ``, ; .``, or the next phrase) and reported in
-  ``statements``: they are not ingredients, and what follows a comma is read again. Manufacturing wording ("made in…") is never a statement, since it may carry a facility warning.
+  ``statements``: they are not ingredients, and what follows a comma is read again. Manufacturing wording
+  ("made in…") is never a statement, since it may carry a facility warning. A statement never hides a word that
+  names an allergen.
 * List introducers ("contains 2% or less of:", "contains less than 1% of the following") and allergen boilerplate
   ("Allergy advice: for allergens, including cereals containing gluten, see ingredients in bold", "Allergènes : voir
   les ingrédients en gras") are masked silently: they state no allergen of the product.
@@ -65,7 +68,8 @@ _STATEMENTS = (
     "once defrosted", "best before", "for use by", "use by", "shake well", "serving suggestion", "cooking instructions",
     "preparation instructions", "nutritional information", "nutrition information", "nutrition facts",
     "typical values", "defrost thoroughly", "do not refreeze", "do not reheat", "keep frozen", "freeze by",
-    "à conserver", "conserver au", "conserver à", "conserver dans", "à consommer de préférence", "à consommer jusqu",
+    "à conserver", "conserver au", "conserver à", "conserver dans", "à consommer de préférence",
+    "à consommer jusqu",
     "après ouverture", "bien secouer", "agiter avant", "protéger de la lumière", "valeurs nutritionnelles",
     "déclaration nutritionnelle", "mode de préparation", "conseils de préparation", "à garder au réfrigérateur",
     "kühl und trocken lagern", "nach dem öffnen", "im kühlschrank aufbewahren", "mindestens haltbar bis",
