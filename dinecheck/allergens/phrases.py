@@ -2,7 +2,8 @@
 
 The phrases come from the ontology (``data/risk_phrases.jsonl``: ``{"phrase", "lang", "type", "level"}``, five
 languages plus a few Portuguese/Dutch ones). Types: ``CROSS_CONTAMINATION`` ("may contain (traces of) …", "peut
-contenir", "kann Spuren von … enthalten"), ``FACILITY`` (shared facility / equipment / line), ``NOT_SUITABLE`` ("not suitable for … allergy") and
+contenir", "kann Spuren von … enthalten"), ``FACILITY`` (shared facility / equipment / line), ``NOT_SUITABLE``
+("not suitable for … allergy") and
 ``CONTAINS`` ("Contains: milk, soy"). A ``…`` in a phrase marks where the allergen list sits ("kann Spuren von …
 enthalten"); otherwise the list follows the phrase.
 
