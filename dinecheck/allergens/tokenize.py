@@ -9,33 +9,34 @@ Rules (each one is tested in ``tests/allergens/test_tokenize.py``):
   a closing bracket in the same segment is a token of its own. Nesting deeper than :data:`MAX_DEPTH` is flattened.
 * ``class: value`` — every part before a colon is a token of role ``"class"`` (``emulsifier: soy lecithin`` → both);
   "Ingredients:" headers in the five languages are dropped.
-* Conjunctions ``and & et und y e ou or`` and ``/`` split a segment into tokens unless the whole segment is a known
-  name (the optional ``known`` predicate, e.g. "sweet and sour sauce").
-* Percentages (``52%``, ``17,5 %``, ``<2%``), emphasis marks (``*``, ``_x_``, footnote marks ``¹``) and leading
-  "of which" words (``dont``, ``including``, ``davon``…) are removed from the token text; CAPITALS are folded by the
-  lookup key. E-numbers are canonicalised: ``E 322``, ``E-322``, ``e322`` → ``e322``; ``E 150 d``/``E150(d)`` →
-  ``e150d``;
-  a trailing E-number after a class word (``thickener E415``) becomes its own token.
+* Conjunctions ``and & et und y e ou or``, ``/`` and joiners (``with``, ``including``, ``dont``, ``davon``…) split a
+  segment into tokens unless the whole segment is a known name (the optional ``known`` predicate, e.g. "sweet and
+  sour sauce").
+* Percentages (``52%``, ``17,5 %``, ``<2%``, ``14% minimum``), emphasis marks (``*``, ``_x_``, ``¹``, ``™``) and
+  leading "of which/with/made from" words are removed from the token text; CAPITALS are folded by the lookup key.
+  A one-letter abbreviation starting an item ("L. acidophilus") is not a sentence end.
+* E-numbers are canonicalised: ``E 322``, ``E-322``, ``e322`` → ``e322``; ``E 150 d``/``E150(d)`` → ``e150d``; a
+  trailing E-number after a class word (``thickener E415``) becomes its own token.
 * Provenance and organic-farming notes (``origine France``, ``*aus biologischer Landwirtschaft``) and purpose clauses
   made only of purpose words (``to protect color``, ``for freshness``, ``as a preservative``) are tokens of role
-  ``"note"``: they are reported but not looked up. A trailing note is split off its ingredient (``Pomme origine
+  ``"note"``: they are reported but not looked up (normalisation looks a note up after all when one of its words
+  names an allergen). A trailing note is split off its ingredient (``Pomme origine
   France`` → ``Pomme`` + note; ``sodium benzoate as a preservative`` → ``sodium benzoate`` + note). Plant-part,
   form and farming words alone (``(Leaf)``, ``(Whole Plant)``, ``Powder``, ``en flocons``, ``ORGANIC``) are notes too.
 * A vitamin letter (``E``, ``B12``) under a vitamins parent or class (``vitamines (B2, E)``, ``vitaminas: D2, E``)
   gets the key ``vitamin e``/``vitamin b12``.
 * HTML tags/comments and CSS rules pasted into a label (``<!--td {border: 1px solid #ccc;}``) are separators.
 
-Input is bounded (:data:`MAX_LABEL_CHARS`); every regular expression is linear (no nested quantifiers) and runs with a
-timeout.
+Input is bounded (:data:`MAX_LABEL_CHARS`); every regular expression is linear and runs with a timeout (single
+character classes use the standard ``re``, which cannot backtrack on them). Text-only analysis of a token is cached.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-
-import re
 
 import regex
 
