@@ -212,3 +212,47 @@ def test_an_absence_claim_object_that_is_not_one_name_keeps_its_allergen_words(o
     r = check_label("water. sans sucre lait", ["MILK"], onto)
     assert r.verdict == "VERIFY" and [(f.code, f.level.value) for f in r.findings] == [("MILK", "POSSIBLE")]
     assert check_label("water. sans lait", ["MILK"], onto).verdict == "SAFE"  # the claimed object itself
+
+
+# --- the spec's checklist on the shipped ontology -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_data_dir()
+
+
+def test_every_allergen_code_has_synonyms_in_the_shipped_ontology(shipped) -> None:
+    reachable: dict[str, int] = {}
+    for syns in shipped.synonyms.values():
+        for syn in syns:
+            for path in shipped.allergen_paths(syn.canonical_id):
+                reachable[path.code] = reachable.get(path.code, 0) + 1
+    assert sorted(reachable) == sorted(ALLERGEN_CODES)
+    assert min(reachable.values()) >= 10, reachable
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("mungfali", "PEANUT"), ("maida", "WHEAT"), ("atta", "GLUTEN"), ("groundnut oil", "PEANUT"),
+     ("Arachis hypogaea", "PEANUT"), ("whey protein concentrate", "MILK"), ("cacahuète", "PEANUT"),
+     ("Erdnüsse", "PEANUT"), ("arachis oil", "PEANUT")],
+)  # fmt: skip
+def test_regional_scientific_and_foreign_names_on_the_shipped_ontology(text: str, code: str, shipped) -> None:
+    r = check_label(text, [code], shipped)
+    assert r.verdict == "AVOID" and [f.code for f in r.findings] == [code]
+
+
+@pytest.mark.parametrize(
+    ("text", "profile"),
+    [("besan", ["PEANUT", "WHEAT", "GLUTEN"]), ("pea protein", ["PEANUT"]), ("chickpeas", ["PEANUT"]),
+     ("nutmeg", ["TREE_NUTS"]), ("buckwheat", ["WHEAT", "GLUTEN"])],
+)  # fmt: skip
+def test_look_alikes_are_not_allergens_on_the_shipped_ontology(text: str, profile: list, shipped) -> None:
+    r = check_label(text, profile, shipped)
+    assert (r.verdict, r.findings) == ("SAFE", ())
+
+
+def test_regional_names_exist_for_india_and_europe(shipped) -> None:
+    regions = {s.region for syns in shipped.synonyms.values() for s in syns if s.type == "REGIONAL"}
+    assert "IN" in regions and regions & {"GB", "FR", "DE", "IT", "ES", "PT", "EU"}
