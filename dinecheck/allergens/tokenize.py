@@ -129,7 +129,7 @@ _TRAILING_NOTE = regex.compile(
     r"\s+(?:(?:as an?|to|for|used as an?|added as an?)\s[^;()]*"
     r"|(?:origine?|origin|herkunft|provenance|procedencia|provenienza)\b[^;()]*"
     r"|(?:in|en) (?:varying|variable|varied|unknown|variables?) (?:proportions?|quantities)"
-    r"|en proportions? variables?|in wechselnden anteilen)$",
+    r"|en proportions? variables?|in wechselnden anteilen)(?:\s*[<>]?\s*\d+(?:[.,]\d+)?\s*%)?\s*$",
     regex.IGNORECASE,
 )
 
@@ -415,7 +415,7 @@ class _Builder:
         pieces.append((cursor, body_end, "ingredient"))
         last: int | None = None
         for a, b, role in pieces:
-            for pa, pb in self.conj_parts(a, b) if role == "ingredient" else [(a, b)]:
+            for pa, pb in self.conj_parts(a, b):
                 idx = self.emit(pa, pb, depth, parent, role)
                 if idx is not None:
                     last = idx

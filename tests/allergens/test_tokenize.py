@@ -152,3 +152,13 @@ def test_with_including_made_from_proportions_certifications_and_trailing_minimu
         ("sea salt", "ingredient"),
     ]  # fmt: skip
     assert keys("bread with seeds", known=lambda k: k == "bread with seeds") == ["bread with seeds"]
+
+
+def test_conjunctions_split_class_names_and_notes_before_a_percentage() -> None:
+    toks = tokenize("aroma y vitaminas: A (acetato de retinilo), D; Mixed root vegetables in variable proportions 61% "
+                    "(parsnip)")  # fmt: skip
+    assert [(t.key, t.role) for t in toks] == [
+        ("aroma", "class"), ("vitaminas", "class"), ("vitamin a", "ingredient"), ("acetato de retinilo", "ingredient"),
+        ("vitamin d", "ingredient"), ("mixed root vegetables", "ingredient"), ("in variable proportions", "note"),
+        ("parsnip", "ingredient"),
+    ]  # fmt: skip
