@@ -179,7 +179,7 @@ def _names_allergen(key: str, ontology: Ontology) -> bool:
     return any(ontology.allergen_paths(s.canonical_id) for s in syns)
 
 
-MAX_SEGMENT_WORDS = 12
+MAX_SEGMENT_WORDS = 40
 MAX_PART_WORDS = 6
 
 
@@ -210,15 +210,16 @@ def segment(key: str, ontology: Ontology) -> tuple[str, ...] | None:
     return final[1] if final is not None and final[0] >= 2 else None
 
 
-MAX_HINT_WORDS = 8
+MAX_HINT_GRAM = 6
 
 
 def word_hints(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[Synonym, ...]], ...]:
-    """Whole-word n-grams of an unresolved key that resolve exactly, longest first and non-overlapping."""
-    words = key.split(" ")[:MAX_HINT_WORDS]
+    """Whole-word n-grams (up to :data:`MAX_HINT_GRAM` words, never the whole key) of an unresolved key that resolve
+    exactly, longest first and non-overlapping."""
+    words = key.split(" ")
     covered = [False] * len(words)
     out: list[tuple[str, tuple[Synonym, ...]]] = []
-    for size in range(len(words) - 1 if len(words) == len(key.split(" ")) else len(words), 0, -1):
+    for size in range(min(len(words) - 1, MAX_HINT_GRAM), 0, -1):
         for i in range(len(words) - size + 1):
             if any(covered[i : i + size]):
                 continue
