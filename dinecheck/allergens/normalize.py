@@ -211,15 +211,17 @@ def segment(key: str, ontology: Ontology) -> tuple[str, ...] | None:
 
 
 MAX_HINT_GRAM = 6
+MAX_HINT_WORDS = 300  # a longer unknown token is VERIFY anyway; hints stop there so hostile input stays cheap
 
 
 def word_hints(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[Synonym, ...]], ...]:
     """Whole-word n-grams (up to :data:`MAX_HINT_GRAM` words, never the whole key) of an unresolved key that resolve
     exactly, longest first and non-overlapping."""
-    words = key.split(" ")
+    words = key.split(" ")[:MAX_HINT_WORDS]
     covered = [False] * len(words)
     out: list[tuple[str, tuple[Synonym, ...]]] = []
-    for size in range(min(len(words) - 1, MAX_HINT_GRAM), 0, -1):
+    whole = len(words) == key.count(" ") + 1
+    for size in range(min(len(words) - 1 if whole else len(words), MAX_HINT_GRAM), 0, -1):
         for i in range(len(words) - size + 1):
             if any(covered[i : i + size]):
                 continue

@@ -118,3 +118,8 @@ def test_every_allergen_synonym_of_the_ontology_is_never_safe_in_fixed_positions
             if check_label(text, [code], ONTO).verdict == "SAFE":
                 false_safe.append((code, text))
     assert false_safe == []
+
+
+def test_a_huge_unknown_token_of_distinct_words_finishes() -> None:
+    text = " ".join(f"w{i}x" for i in range(15000))  # ~100 kB, no separator, every word different
+    assert check_label(text[:99_000], PROFILE_ALL, ONTO).verdict == "VERIFY"
