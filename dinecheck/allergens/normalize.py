@@ -148,6 +148,16 @@ def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str 
     return result
 
 
+def allergen_codes(key: str, ontology: Ontology) -> frozenset[str]:
+    """Every allergen code the names of ``key`` carry (any level)."""
+    return frozenset(p.code for s in resolve_key(key, ontology)[0] for p in ontology.allergen_paths(s.canonical_id))
+
+
+def keeps_allergens(word: str, reading: str, ontology: Ontology) -> bool:
+    """Whether ``reading`` carries every allergen ``word`` carries (a shared-word reading may not drop one)."""
+    return allergen_codes(word, ontology) <= allergen_codes(reading, ontology)
+
+
 def is_known(key: str, ontology: Ontology) -> bool:
     """Whether ``key`` resolves (used by the tokenizer to keep "sweet and sour sauce" whole)."""
     return bool(resolve_key(key, ontology)[0])

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from dinecheck.allergens.detect import Finding, detect
-from dinecheck.allergens.normalize import is_known, normalize
+from dinecheck.allergens.normalize import is_known, keeps_allergens, normalize
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology
 from dinecheck.allergens.phrases import PhraseHit, find_phrases
 from dinecheck.allergens.tokenize import tokenize
@@ -72,7 +72,12 @@ def check_label(text: str, profile: Collection[str], ontology: Ontology) -> Labe
     if unknown:
         raise OntologyError(f"unknown allergen code(s) {', '.join(map(str, unknown))}", "profile")
     scan = find_phrases(text, ontology)
-    tokens = tokenize(text, scan.masks, known=lambda key: is_known(key, ontology))
+    tokens = tokenize(
+        text,
+        scan.masks,
+        known=lambda key: is_known(key, ontology),
+        keeps=lambda word, reading: keeps_allergens(word, reading, ontology),
+    )
     resolutions = normalize(tokens, ontology)
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped)
     looked_up = [r for r in resolutions if r.rule != "note"]

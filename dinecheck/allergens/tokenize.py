@@ -121,6 +121,7 @@ _PART_WORDS = frozenset(
 )  # fmt: skip
 _VITAMIN_LETTER = re.compile(r"^[a-k](?:\d{1,2})?$")
 _VITAMIN_CONTEXT = ("vitamin", "vitamine", "vitamina", "vitamins", "vitamines", "vitaminas", "vitamine", "vitamini")
+_SHARED_LEADS = ("de ", "d'", "di ", "del ", "della ", "des ", "du ")
 _PURPOSE_FIRST_WORDS = frozenset(p.split(" ", 1)[0] for p in _PURPOSE_FIRST)
 _TRAILING_NOTE_WORDS = (" as ", " to ", " for ", " used ", " added ", "origin", "herkunft", "provenance", "procedencia",
                         "provenienza", "proportion", "quantities", "anteilen")  # fmt: skip
@@ -324,13 +325,20 @@ def _conj_cuts(raw: str) -> tuple[tuple[int, int], ...]:
 
 
 class _Builder:
-    def __init__(self, s: str, known: Callable[[str], bool] | None) -> None:
+    def __init__(
+        self, s: str, known: Callable[[str], bool] | None, keeps: Callable[[str, str], bool] | None = None
+    ) -> None:
         self.s = s
         self.known = known
+        self.keeps = keeps or (lambda _word, _reading: True)
         self.tokens: list[Token] = []
         self.last_class: dict[int, str] = {}  # the latest class name per depth ("vitamins: A, D, E")
 
-    def emit(self, start: int, end: int, depth: int, parent: int | None, role: str) -> int | None:
+    def emit(
+        self, start: int, end: int, depth: int, parent: int | None, role: str, shared: str | None = None
+    ) -> int | None:
+        """Emit the token of ``[start, end)``; ``shared`` is a known key read with a word shared across a conjunction
+        ("sunflower and rapeseed oil" → ``sunflower oil``)."""
         start, end = _strip_span(self.s, start, end)
         if start >= end:
             return None
@@ -356,6 +364,8 @@ class _Builder:
             if m and _LETTER.search(_clean(raw[: m.start(1)])):
                 self.emit(start, start + m.start(1), depth, parent, "class" if role == "ingredient" else role)
                 return self.emit(start + m.start(1), end, depth, parent, role)
+        if shared is not None:
+            key = shared
         if role == "ingredient" and vitamin_letter:
             context = self.tokens[parent].key if parent is not None else self.last_class.get(depth, "")
             if context.split(" ", 1)[0] in _VITAMIN_CONTEXT:
@@ -375,6 +385,33 @@ class _Builder:
         if (self.known is not None and self.known(whole)) or _is_purpose_note(whole):
             return [(start, end)]
         return [(start + a, start + b) for a, b in cuts]
+
+    def distribute(self, parts: list[tuple[int, int]]) -> list[str | None]:
+        """Keys for conjunction parts that share a word with a neighbour, when the shared reading is a known name:
+        "sunflower and rapeseed oil" → sunflower oil; "ascorbic and citric acid" → ascorbic acid; "huile de tournesol
+        et de colza" → huile de colza. None keeps a part as it is."""
+        out: list[str | None] = [None] * len(parts)
+        if self.known is None:
+            return out
+        infos = [_token_info(self.s[a:b].strip()) if b > a else None for a, b in parts]
+        keys = [i[1] if i is not None else "" for i in infos]
+        last = keys[-1].split(" ")
+        for n, key in enumerate(keys[:-1]):  # a lone word before a "… head" part takes the head
+            if key and " " not in key and len(last) >= 2:
+                candidate = f"{key} {last[-1]}"
+                if self.known(candidate) and self.keeps(key, candidate):
+                    out[n] = candidate
+        for n in range(1, len(keys)):  # "de colza" after "huile de tournesol" takes "huile"
+            key, prev = keys[n], keys[n - 1]
+            lead = next((w for w in _SHARED_LEADS if key.startswith(w)), None)
+            if lead is None:
+                continue
+            head = next((prev[: i] for w in _SHARED_LEADS if (i := prev.find(" " + w)) > 0), None)
+            if head:
+                candidate = f"{head} {key}"
+                if self.known(candidate) and self.keeps(key, candidate):
+                    out[n] = candidate
+        return out
 
     def segment(self, seg: _Seg, depth: int, parent: int | None) -> None:
         # own text before the first child group is the parent; text after a group is a token of its own
@@ -415,8 +452,10 @@ class _Builder:
         pieces.append((cursor, body_end, "ingredient"))
         last: int | None = None
         for a, b, role in pieces:
-            for pa, pb in self.conj_parts(a, b):
-                idx = self.emit(pa, pb, depth, parent, role)
+            parts = self.conj_parts(a, b)
+            keys = self.distribute(parts) if len(parts) > 1 else [None]
+            for (pa, pb), shared in zip(parts, keys):
+                idx = self.emit(pa, pb, depth, parent, role, shared)
                 if idx is not None:
                     last = idx
         if foot is not None:
@@ -429,9 +468,12 @@ def tokenize(
     text: str,
     masks: Iterable[tuple[int, int]] = (),
     known: Callable[[str], bool] | None = None,
+    keeps: Callable[[str, str], bool] | None = None,
 ) -> tuple[Token, ...]:
     """Split a label into tokens. ``masks`` are raw-text spans already consumed by risk phrases (treated as
-    separators); ``known(key)`` says whether a whole conjunction-bearing segment is itself a known name."""
+    separators); ``known(key)`` says whether a whole conjunction-bearing segment is itself a known name;
+    ``keeps(word, reading)`` whether a shared-word reading keeps every allergen of the word alone ("eel and soy
+    sauce" must not become "eel sauce" if that drops FISH)."""
     if len(text) > MAX_LABEL_CHARS:
         raise OntologyError(f"label text is {len(text)} characters; the limit is {MAX_LABEL_CHARS}", "ingredients_text")
     chars = list(text)
@@ -444,7 +486,7 @@ def tokenize(
         s = _MARKUP.sub(lambda m: _MASK * len(m.group(0)), s, timeout=_TIMEOUT)
     # E150(d) → "E150 d " (same length, so spans stay valid)
     s = _E_SUBLETTER.sub(lambda m: f"{m.group(1)} {m.group(2)} ", s, timeout=_TIMEOUT)
-    builder = _Builder(s, known)
+    builder = _Builder(s, known, keeps)
     for seg in _parse(s):
         builder.segment(seg, 0, None)
     return tuple(builder.tokens)

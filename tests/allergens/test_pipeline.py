@@ -256,3 +256,12 @@ def test_look_alikes_are_not_allergens_on_the_shipped_ontology(text: str, profil
 def test_regional_names_exist_for_india_and_europe(shipped) -> None:
     regions = {s.region for syns in shipped.synonyms.values() for s in syns if s.type == "REGIONAL"}
     assert "IN" in regions and regions & {"GB", "FR", "DE", "IT", "ES", "PT", "EU"}
+
+
+def test_a_shared_word_reading_never_drops_an_allergen(onto) -> None:
+    # "peanut oil" keeps PEANUT, so it is read; "milk chocolate" keeps MILK; nothing ever loses the lone word's allergen
+    assert levels("peanut and sunflower oil", ["PEANUT"], onto) == {"PEANUT": "DERIVED"}
+    assert levels("milk and white chocolate", ["MILK"], onto) == {"MILK": "DERIVED"}
+    from dinecheck.allergens.normalize import keeps_allergens
+
+    assert keeps_allergens("peanut", "peanut oil", onto) and not keeps_allergens("peanut", "sunflower oil", onto)

@@ -162,3 +162,14 @@ def test_conjunctions_split_class_names_and_notes_before_a_percentage() -> None:
         ("vitamin d", "ingredient"), ("mixed root vegetables", "ingredient"), ("in variable proportions", "note"),
         ("parsnip", "ingredient"),
     ]  # fmt: skip
+
+
+def test_a_word_shared_across_a_conjunction_is_read_when_the_result_is_known() -> None:
+    known = {"sunflower oil", "rapeseed oil", "ascorbic acid", "citric acid", "huile de colza", "huile de tournesol"}
+    toks = tokenize("sunflower and rapeseed oil, ascorbic and citric acid, huile de tournesol et de colza, salt and "
+                    "pepper", known=known.__contains__)  # fmt: skip
+    assert [(t.text, t.key) for t in toks] == [
+        ("sunflower", "sunflower oil"), ("rapeseed oil", "rapeseed oil"), ("ascorbic", "ascorbic acid"),
+        ("citric acid", "citric acid"), ("huile de tournesol", "huile de tournesol"), ("de colza", "huile de colza"),
+        ("salt", "salt"), ("pepper", "pepper"),
+    ]  # fmt: skip
