@@ -476,16 +476,25 @@ def tokenize(
     sauce" must not become "eel sauce" if that drops FISH)."""
     if len(text) > MAX_LABEL_CHARS:
         raise OntologyError(f"label text is {len(text)} characters; the limit is {MAX_LABEL_CHARS}", "ingredients_text")
-    chars = list(text)
-    for a, b in masks:
-        for i in range(max(0, a), min(len(chars), b)):
-            chars[i] = _MASK
-    s = "".join(chars)
-    s = _ENTITY.sub(lambda m: " " * len(m.group(0)), s, timeout=_TIMEOUT)
+    masks = list(masks)
+    if len(masks) <= 16:
+        s = text
+        for a, b in masks:
+            a, b = max(0, a), min(len(s), b)
+            if a < b:
+                s = s[:a] + _MASK * (b - a) + s[b:]
+    else:  # many masks (hostile input): one pass over a character list
+        chars = list(text)
+        for a, b in masks:
+            for i in range(max(0, a), min(len(chars), b)):
+                chars[i] = _MASK
+        s = "".join(chars)
+    if "&" in s:
+        s = _ENTITY.sub(lambda m: " " * len(m.group(0)), s, timeout=_TIMEOUT)
     if "<" in s or "{" in s:  # markup pasted into a label: HTML tags/comments and CSS rules become separators
         s = _MARKUP.sub(lambda m: _MASK * len(m.group(0)), s, timeout=_TIMEOUT)
-    # E150(d) → "E150 d " (same length, so spans stay valid)
-    s = _E_SUBLETTER.sub(lambda m: f"{m.group(1)} {m.group(2)} ", s, timeout=_TIMEOUT)
+    if "(" in s:  # E150(d) → "E150 d " (same length, so spans stay valid)
+        s = _E_SUBLETTER.sub(lambda m: f"{m.group(1)} {m.group(2)} ", s, timeout=_TIMEOUT)
     builder = _Builder(s, known, keeps)
     for seg in _parse(s):
         builder.segment(seg, 0, None)
