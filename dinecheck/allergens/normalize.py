@@ -110,12 +110,17 @@ def _variants(key: str) -> Iterable[tuple[str, str]]:
 
 
 _MEMO: dict[int, tuple[object, dict[str, tuple[tuple[Synonym, ...], str | None, str | None]]]] = {}
+# (ontology, its synonym table, its memo) of the last call — one tuple, replaced whole, so threads never see a mix
+_LAST: tuple = (None, None, None)
 
 
 def _memo(ontology: Ontology) -> dict[str, tuple[tuple[Synonym, ...], str | None, str | None]] | None:
     """Per-ontology memo of resolutions (an :class:`Ontology` is immutable; a changed store builds a new one). Only a
     plain ``dict`` synonym table is memoised: any other mapping may be a live view (e.g. a database) and is asked
     every time."""
+    last = _LAST
+    if last[0] is ontology and last[1] is ontology.synonyms:
+        return last[2]
     if type(ontology.synonyms) is not dict:
         return None
     entry = _MEMO.get(id(ontology))
@@ -124,6 +129,8 @@ def _memo(ontology: Ontology) -> dict[str, tuple[tuple[Synonym, ...], str | None
             _MEMO.clear()
         entry = (ontology.synonyms, {})
         _MEMO[id(ontology)] = entry
+    global _LAST
+    _LAST = (ontology, ontology.synonyms, entry[1])
     return entry[1]
 
 

@@ -226,6 +226,9 @@ class _Seg:
 
 
 _SPECIAL = re.compile(r"[()\[\]{},.;\n\r•|!?\x1f\-–—]")
+# 1 opening bracket, 2 closing bracket, 3 hard separator, 4 separator only in context ("," "." dashes)
+_KIND = {**dict.fromkeys("([{", 1), **dict.fromkeys(")]}", 2), **dict.fromkeys(";\n\r•|!?\x1f", 3),
+         **dict.fromkeys(",.-–—", 4)}  # fmt: skip
 
 
 def _parse(s: str) -> list[_Seg]:
@@ -236,28 +239,39 @@ def _parse(s: str) -> list[_Seg]:
     segs, cur = root, _Seg([])
     last = 0  # start of the current run of own text
 
+    n = len(s)
     for m in _SPECIAL.finditer(s):
         i = m.start()
         c = s[i]
-        if c in _OPEN and len(stack) < MAX_DEPTH:
-            if i > last:
-                cur.items.append(("run", last, i))
-            child: list[_Seg] = []
-            cur.items.append(("group", child))
-            stack.append((segs, cur))
-            segs, cur = child, _Seg([])
-        elif c in _CLOSE and stack:
-            if i > last:
-                cur.items.append(("run", last, i))
-            segs.append(cur)
-            segs, cur = stack.pop()
-        elif c in _OPEN or c in _CLOSE or _is_sep(s, i):
-            if i > last:
-                cur.items.append(("run", last, i))
-            segs.append(cur)
-            cur = _Seg([])
-        else:
-            continue  # a decimal comma, a hyphen inside a word: part of the run
+        kind = _KIND[c]
+        if kind == 1:  # an opening bracket
+            if len(stack) < MAX_DEPTH:
+                if i > last:
+                    cur.items.append(("run", last, i))
+                child: list[_Seg] = []
+                cur.items.append(("group", child))
+                stack.append((segs, cur))
+                segs, cur = child, _Seg([])
+                last = i + 1
+                continue
+        elif kind == 2:  # a closing bracket
+            if stack:
+                if i > last:
+                    cur.items.append(("run", last, i))
+                segs.append(cur)
+                segs, cur = stack.pop()
+                last = i + 1
+                continue
+        elif kind == 4:  # "," "." or a dash: separators only in context
+            if c == ",":
+                if 0 < i < n - 1 and s[i - 1].isdigit() and s[i + 1].isdigit():
+                    continue  # a decimal comma
+            elif not _is_sep(s, i):
+                continue  # a decimal point, an abbreviation, a hyphen inside a word: part of the run
+        if i > last:
+            cur.items.append(("run", last, i))
+        segs.append(cur)
+        cur = _Seg([])
         last = i + 1
     if len(s) > last:
         cur.items.append(("run", last, len(s)))
