@@ -118,6 +118,7 @@ def _memo(ontology: Ontology) -> dict[str, tuple[tuple[Synonym, ...], str | None
     """Per-ontology memo of resolutions (an :class:`Ontology` is immutable; a changed store builds a new one). Only a
     plain ``dict`` synonym table is memoised: any other mapping may be a live view (e.g. a database) and is asked
     every time."""
+    global _LAST
     last = _LAST
     if last[0] is ontology and last[1] is ontology.synonyms:
         return last[2]
@@ -129,7 +130,6 @@ def _memo(ontology: Ontology) -> dict[str, tuple[tuple[Synonym, ...], str | None
             _MEMO.clear()
         entry = (ontology.synonyms, {})
         _MEMO[id(ontology)] = entry
-    global _LAST
     _LAST = (ontology, ontology.synonyms, entry[1])
     return entry[1]
 
