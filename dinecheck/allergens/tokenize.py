@@ -215,7 +215,10 @@ def _is_sep(s: str, i: int) -> bool:
             return False  # a decimal comma or point
         # "…, L. acidophilus": a one-letter abbreviation starting an item is not a sentence end ("vitamin E." is)
         return not (c == "." and before.isupper() and after == " " and _starts_item(s, i - 1))
-    return c in "-–—" and 0 < i < len(s) - 1 and s[i - 1] == " " and s[i + 1] == " "
+    if c in "-–—" and 0 < i < len(s) - 1 and s[i - 1] == " " and s[i + 1] == " ":
+        # "mono - and diglycerides": a dash before a conjunction belongs to a shared prefix, it separates nothing
+        return _DASH_CONJ.match(s, i + 2) is None
+    return False
 
 
 @dataclass
@@ -225,6 +228,7 @@ class _Seg:
     items: list  # of ("run", start, end) | ("group", list[_Seg])
 
 
+_DASH_CONJ = re.compile(r"(?:and|et|und|y|e|ou|or|&)\s", re.IGNORECASE)
 _SPECIAL = re.compile(r"[()\[\]{},.;\n\r•|!?\x1f\-–—]")
 # 1 opening bracket, 2 closing bracket, 3 hard separator, 4 separator only in context ("," "." dashes)
 _KIND = {**dict.fromkeys("([{", 1), **dict.fromkeys(")]}", 2), **dict.fromkeys(";\n\r•|!?\x1f", 3),

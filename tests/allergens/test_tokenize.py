@@ -173,3 +173,10 @@ def test_a_word_shared_across_a_conjunction_is_read_when_the_result_is_known() -
         ("citric acid", "citric acid"), ("huile de tournesol", "huile de tournesol"), ("de colza", "huile de colza"),
         ("salt", "salt"), ("pepper", "pepper"),
     ]  # fmt: skip
+
+
+def test_a_dash_before_a_conjunction_is_a_shared_prefix_not_a_separator() -> None:
+    known = {"mono and diglycerides of fatty acids"}.__contains__
+    assert keys("mono - and diglycerides of fatty acids, eau - sel", known=known) == [
+        "mono and diglycerides of fatty acids", "eau", "sel",
+    ]  # fmt: skip
