@@ -17,7 +17,8 @@ rewrite the key, and the rewrite only counts if the result is itself an exact on
 
 When one key names several canonical ingredients, all of them are kept (their allergens are all reported).
 
-A multi-word token that does not resolve but reads exactly as 2+ consecutive names (:func:`segment`: a label missing
+A hyphenated token that does not resolve may resolve with its words joined (rule ``joined``: a word broken across a
+line, "Antioxidations-mittel"). A multi-word token that does not resolve but reads exactly as 2+ consecutive names (:func:`segment`: a label missing
 its commas, "ROASTED PEANUTS SUGAR") resolves with rule ``segmented``: its allergens are held at POSSIBLE and the
 verdict is VERIFY — the reading is a guess.
 
@@ -181,6 +182,12 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
                 continue
             # a "note" that names an allergen ("origine arachides") is read as an ingredient: nothing hides one
         syns, key, rule = resolve_key(tok.key, ontology)
+        if not syns and "-" in tok.text and " " in tok.key:  # a word hyphenated across a line: "Antioxidations-mittel"
+            joined = tok.key.replace(" ", "")
+            found = ontology.synonyms.get(joined)
+            if found:
+                out.append(Resolution(tok, tuple(found), joined, "joined"))
+                continue
         if not syns and " " in tok.key:
             parts = segment(tok.key, ontology)
             if parts:

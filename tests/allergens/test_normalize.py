@@ -103,3 +103,10 @@ def test_segment_reads_a_token_missing_its_commas_as_exact_names_only(onto) -> N
     assert segment("sugar", onto) is None
     [res] = normalize(tokenize("PEANUTS SUGAR"), onto)
     assert (res.rule, res.key, res.canonical_ids) == ("segmented", "peanuts | sugar", ("peanut", "sugar"))
+
+
+def test_a_word_hyphenated_across_a_line_is_joined_only_when_hyphenated(onto) -> None:
+    [res] = normalize(tokenize("Ground-nut"), onto)
+    assert (res.rule, res.canonical_ids) == ("joined", ("peanut",))
+    [res] = normalize(tokenize("ground nut x"), onto)
+    assert res.rule != "joined"
