@@ -9,8 +9,8 @@ rewrite the key, and the rewrite only counts if the result is itself an exact on
    ``e150`` only when ``e150d`` itself is not an entry).
 2. ``article``: one leading article/partitive is dropped (``des oeufs`` → ``oeufs``, ``d'orge`` → ``orge``,
    ``the almonds`` → ``almonds``).
-3. ``qualifier``: an "organic"/"bio" qualifier is dropped (``organic sesame oil`` → ``sesame oil``, ``lait bio`` →
-   ``lait``); it says how a thing was farmed, never what it is.
+3. ``qualifier``: an "organic"/"bio" qualifier or a trailing "following/suivants" is dropped (``organic sesame
+   oil`` → ``sesame oil``, ``lait bio`` → ``lait``, ``ferments lactiques suivants``); it never says what a thing is.
 4. ``inflection``: a plural/inflection ending of the last word (or, for French/Italian/Spanish "X de Y" names, the
    first word) is removed or replaced (``-s``, ``-es``, ``-ies→-y``, ``-x``, ``-n``, ``-en``, ``-e``, ``-er``,
    ``-i→-o``, ``-i→-e``, ``-e→-a``).
@@ -45,7 +45,7 @@ _ARTICLES = (
 )  # fmt: skip
 
 _QUALIFIER_PREFIXES = ("certified organic ", "organic ", "organically grown ", "bio ", "biological ")
-_QUALIFIER_SUFFIXES = (" bio", " biologique", " biologiques", " organic", " biologico", " biologica", " biologici",
+_QUALIFIER_SUFFIXES = (" suivants", " suivantes", " following", " bio", " biologique", " biologiques", " organic", " biologico", " biologica", " biologici",
                        " ecologico", " ecologica", " ecologicos", " ecologicas", " biologisch")  # fmt: skip
 
 # (suffix to remove, replacement) tried in order on one word; the word must keep at least 3 letters

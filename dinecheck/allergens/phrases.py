@@ -79,7 +79,10 @@ _STATEMENTS = (
     "agitar antes", "conservare in", "dopo l'apertura", "da consumarsi preferibilmente", "valori nutrizionali",
     "agitare prima", "contains a source of phenylalanine", "contient une source de phénylalanine",
     "contient des sucres naturellement présents", "contains naturally occurring sugars", "consume within",
-    "consommer dans les", "à consommer dans les", "innerhalb von",
+    "consommer dans les", "à consommer dans les", "innerhalb von", "boire dans les", "voir bouchon",
+    "voir couvercle", "voir le couvercle", "see lid", "see cap", "emballé en", "emballé par", "emballé pour",
+    "conditionné en", "conditionné par", "packed by", "packed for", "distributed by", "distribué par", "imported by",
+    "importé par", "verpackt in", "abgepackt in",
 )  # fmt: skip
 # suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
 _SUITABILITY = frozenset(

@@ -405,9 +405,10 @@ class _Builder:
         return [(start + a, start + b) for a, b in cuts]
 
     def distribute(self, parts: list[tuple[int, int]]) -> list[str | None]:
-        """Keys for conjunction parts that share a word with a neighbour, when the shared reading is a known name:
-        "sunflower and rapeseed oil" → sunflower oil; "ascorbic and citric acid" → ascorbic acid; "huile de tournesol
-        et de colza" → huile de colza. None keeps a part as it is."""
+        """Keys for conjunction parts that share words with a neighbour, when the shared reading is a known name that
+        keeps the part's allergens: "sunflower and rapeseed oil" → sunflower oil; "ascorbic and citric acid" →
+        ascorbic acid; "huile de tournesol et de colza" → huile de colza; "graines de moutarde jaune et brune" →
+        graines de moutarde brune. None keeps a part as it is."""
         out: list[str | None] = [None] * len(parts)
         if self.known is None:
             return out
@@ -423,6 +424,11 @@ class _Builder:
             key, prev = keys[n], keys[n - 1]
             lead = next((w for w in _SHARED_LEADS if key.startswith(w)), None)
             if lead is None:
+                if out[n] is None and key and " " not in key and prev.count(" ") >= 1:
+                    # "graines de moutarde jaune et brune" → graines de moutarde brune
+                    candidate = f"{prev.rsplit(' ', 1)[0]} {key}"
+                    if self.known(candidate) and self.keeps(key, candidate):
+                        out[n] = candidate
                 continue
             head = next((prev[: i] for w in _SHARED_LEADS if (i := prev.find(" " + w)) > 0), None)
             if head:

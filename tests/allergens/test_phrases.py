@@ -169,3 +169,8 @@ def test_a_statement_or_boilerplate_never_swallows_the_next_item(onto) -> None:
     text = "Allergy advice: see ingredients in bold, peanuts"
     [(a, b)] = find_phrases(text, onto).masks
     assert text[a:b] == "Allergy advice: see ingredients in bold"
+
+
+def test_packing_and_usage_statements(onto) -> None:
+    scan = find_phrases("Boire dans les 3 jours. voir bouchon. Emballé en UK pour Food & Drinks Ltd. milk", onto)
+    assert scan.statements == ("Boire dans les 3 jours", "voir bouchon", "Emballé en UK pour Food & Drinks Ltd")

@@ -180,3 +180,11 @@ def test_a_dash_before_a_conjunction_is_a_shared_prefix_not_a_separator() -> Non
     assert keys("mono - and diglycerides of fatty acids, eau - sel", known=known) == [
         "mono and diglycerides of fatty acids", "eau", "sel",
     ]  # fmt: skip
+
+
+def test_an_adjective_shared_forward_across_a_conjunction() -> None:
+    known = {"graines de moutarde jaune", "graines de moutarde brune"}.__contains__
+    assert keys("graines de moutarde jaune et brune", known=known) == [
+        "graines de moutarde jaune", "graines de moutarde brune",
+    ]  # fmt: skip
+    assert keys("milk chocolate and peanuts", known=known) == ["milk chocolate", "peanuts"]
