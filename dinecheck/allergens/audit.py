@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from dinecheck.errors import DinecheckError
 
 if TYPE_CHECKING:  # the pipeline imports nothing from here; keep the dependency one-way at run time too
+    from dinecheck.allergens.declared import Declaration
     from dinecheck.allergens.ontology import Ontology
     from dinecheck.allergens.pipeline import LabelResult
 
@@ -104,13 +105,17 @@ class CheckedLabel:
 
 
 def check_and_audit(
-    text: str, profile: Collection[str], ontology: Ontology, product_id: str | None = None
+    text: str,
+    profile: Collection[str],
+    ontology: Ontology,
+    product_id: str | None = None,
+    declared: Declaration | None = None,
 ) -> CheckedLabel:
     """Run the pipeline on one label and build its audit row (timing included). Pure apart from the clock."""
     from dinecheck.allergens.pipeline import check_label
 
     start = time.perf_counter()
-    result = check_label(text, profile, ontology)
+    result = check_label(text, profile, ontology, declared)
     elapsed_ms = (time.perf_counter() - start) * 1000.0
     return CheckedLabel(result, AuditRow.from_result(result, text, profile, elapsed_ms, product_id))
 

@@ -34,13 +34,13 @@ class Finding:
     level: RiskLevel
     source: str
     token: str
-    span: tuple[int, int]
+    span: tuple[int, int] | None  # None for a finding from the product's declaration (not in the text)
     path: tuple[str, ...]
     explanation: str
 
     def to_json(self) -> dict:
         return {"code": self.code, "level": self.level.value, "source": self.source, "token": self.token,
-                "span": list(self.span)}  # fmt: skip
+                "span": list(self.span) if self.span is not None else None}  # fmt: skip
 
 
 def ingredient_findings(
@@ -115,12 +115,16 @@ def phrase_findings(hits: Iterable[PhraseHit], profile: Collection[str]) -> list
     return out
 
 
+def _pos(f: Finding) -> tuple[int, int]:
+    return f.span if f.span is not None else (1 << 62, 0)  # on a tie, text evidence (with a span) wins
+
+
 def dedupe(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     """Highest level per allergen (earliest span on a tie), in level then allergen-code order."""
     best: dict[str, Finding] = {}
     for f in findings:
         cur = best.get(f.code)
-        if cur is None or f.level.rank > cur.level.rank or (f.level is cur.level and f.span < cur.span):
+        if cur is None or f.level.rank > cur.level.rank or (f.level is cur.level and _pos(f) < _pos(cur)):
             best[f.code] = f
     order = {c: i for i, c in enumerate(ALLERGEN_CODES)}
     return tuple(sorted(best.values(), key=lambda f: (-f.level.rank, order.get(f.code, 99))))

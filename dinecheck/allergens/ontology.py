@@ -18,7 +18,8 @@ Shipped data (``dinecheck/allergens/data/``):
   ``names[lang]`` gives synonyms of type COMMON (en) or TRANSLATION (other languages); ``inflections`` INFLECTION;
   ``regional`` REGIONAL; ``scientific`` SCIENTIFIC (lang ``la``); ``e_number`` E_NUMBER (both ``E322`` and ``e 322``
   spellings resolve through :func:`~dinecheck.allergens.text.lookup_key` plus the tokenizer). The ``id`` itself with
-  underscores as spaces is always a lookup key too.
+  underscores as spaces is a lookup key too, unless a listed name of another ingredient already is that key (listed
+  names win: ``spices`` names the English-label ingredient, not the id ``spices``).
 * ``risk_phrases.jsonl`` — ``{"phrase", "lang", "type", "level", "allergens"?}`` (see ``phrases.py``).
 
 Everything is validated on load; a bad line raises :class:`~dinecheck.errors.OntologyError` naming file and line.
@@ -134,9 +135,9 @@ class Ontology:
         self.synonyms: dict[str, list[Synonym]] = {}
         for syn in synonyms:
             self.synonyms.setdefault(syn.key, []).append(syn)
-        for ing in self.ingredients.values():  # the canonical id is always a name of itself
+        for ing in self.ingredients.values():  # the canonical id is a name of itself, unless a listed name claims it
             key = lookup_key(ing.id.replace("_", " "))
-            if not any(s.canonical_id == ing.id for s in self.synonyms.get(key, ())):
+            if key not in self.synonyms:
                 self.synonyms.setdefault(key, []).append(Synonym(ing.id.replace("_", " "), key, ing.id, None, None, "CANONICAL"))
         self.risk_phrases: tuple[RiskPhrase, ...] = tuple(risk_phrases)
         self.version = version

@@ -10,7 +10,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
-from dinecheck.allergens.detect import Finding, detect
+from dinecheck.allergens.declared import Declaration, declared_findings
+from dinecheck.allergens.detect import Finding, dedupe, detect
 from dinecheck.allergens.normalize import is_known, keeps_allergens, normalize
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology
 from dinecheck.allergens.phrases import PhraseHit, find_phrases
@@ -63,8 +64,13 @@ def parse_profile(spec: str) -> tuple[str, ...]:
     return tuple(c for c in ALLERGEN_CODES if c in parts)
 
 
-def check_label(text: str, profile: Collection[str], ontology: Ontology) -> LabelResult:
-    """Check one label against a profile of allergen codes (pure: no I/O). Never SAFE unless every fact is clean."""
+def check_label(
+    text: str, profile: Collection[str], ontology: Ontology, declared: Declaration | None = None
+) -> LabelResult:
+    """Check one label against a profile of allergen codes (pure: no I/O). Never SAFE unless every fact is clean.
+
+    ``declared`` is the product's own allergen statement, when its record has one (see :mod:`declared`): a declared
+    allergen is DEFINITE and a declared trace TRACE, whatever the text says."""
     if not isinstance(text, str):
         raise OntologyError(f"label text must be a string, got {type(text).__name__}", "ingredients_text")
     codes = tuple(profile)
@@ -80,6 +86,8 @@ def check_label(text: str, profile: Collection[str], ontology: Ontology) -> Labe
     )
     resolutions = normalize(tokens, ontology)
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped)
+    if declared:
+        findings = dedupe([*findings, *declared_findings(declared, frozenset(codes))])
     looked_up = [r for r in resolutions if r.rule != "note"]
     unmatched = tuple(dict.fromkeys(r.token.text for r in looked_up if not r.matched))
     matched = sum(1 for r in looked_up if r.matched)

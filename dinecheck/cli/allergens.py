@@ -3,7 +3,9 @@ allergen pipeline (:mod:`dinecheck.allergens.pipeline`) and the store (:mod:`din
 
 Contract (other tools depend on it): ``check --json`` prints one line per label, ``{"id", "verdict", "allergens":
 [{"code", "level", "source", "token", "span"}], "unmatched", "risk_phrases", "confidence", "match_rate", "reasons"}``;
-``--input FILE.jsonl`` (or ``-`` for standard input) reads lines ``{"id", "ingredients_text"}``. Exit 0 when the check
+``--input FILE.jsonl`` (or ``-`` for standard input) reads lines ``{"id", "ingredients_text"}``, optionally with the
+product's declared ``"allergens"`` / ``"traces"`` (codes; ``"traces_known": false`` voids ``traces``), which count as
+DEFINITE / TRACE findings unless ``--text-only``. Exit 0 when the check
 ran, whatever the verdicts; 2 on bad input (nothing is checked or audited then). Every check writes one audit row.
 """
 
@@ -12,12 +14,13 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Optional
 
 import typer
 
+from dinecheck.allergens.declared import Declaration, declaration_from
 from dinecheck.allergens.audit import AuditRow, CheckedLabel, check_and_audit, parse_since
 from dinecheck.allergens.off_import import ATTRIBUTION, import_taxonomy, read_taxonomy_file
 from dinecheck.allergens.ontology import Ontology
@@ -50,11 +53,13 @@ class LabelInput:
     id: str | None
     text: str
     where: str  # "file:line" or "TEXT": named in errors
+    declared: Declaration | None = None
 
 
 def parse_label_lines(lines: Iterable[str], source: str) -> list[LabelInput]:
-    """Every non-blank line must be a JSON object with a string ``ingredients_text`` and an optional ``id`` (string or
-    integer). The first bad line raises DataError naming ``source:line``."""
+    """Every non-blank line must be a JSON object with a string ``ingredients_text``, an optional ``id`` (string or
+    integer) and optional declared ``allergens`` / ``traces`` (allergen codes). The first bad line raises DataError
+    naming ``source:line``."""
     labels: list[LabelInput] = []
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
@@ -78,7 +83,7 @@ def parse_label_lines(lines: Iterable[str], source: str) -> list[LabelInput]:
             raise DataError(f"\"id\" must be a string or an integer, got {type(raw_id).__name__}", loc)
         if len(text) > MAX_LABEL_CHARS:
             raise DataError(f"\"ingredients_text\" is {len(text)} characters; the limit is {MAX_LABEL_CHARS}", loc)
-        labels.append(LabelInput(None if raw_id is None else str(raw_id), text, loc))
+        labels.append(LabelInput(None if raw_id is None else str(raw_id), text, loc, declaration_from(obj, loc) or None))
     return labels
 
 
@@ -115,7 +120,8 @@ def _human(checked: CheckedLabel, label_id: str | None) -> str:
            f"{r.tokens_matched}/{r.tokens_processed} tokens)"]  # fmt: skip
     for f in r.findings:
         path = " → ".join(f.path) if f.path else f.code
-        out.append(f"  {f.code:<10} {f.level.value:<8} {f.source:<10} {f.token!r} [{f.span[0]}:{f.span[1]}]  {path}")
+        where = f"[{f.span[0]}:{f.span[1]}]" if f.span is not None else "[declared]"
+        out.append(f"  {f.code:<10} {f.level.value:<8} {f.source:<10} {f.token!r} {where}  {path}")
     for p in r.risk_phrases:
         named = f" naming {', '.join(p.allergens)}" if p.allergens else " (applies to the whole profile)"
         out.append(f"  phrase: {p.phrase!r} [{p.span[0]}:{p.span[1]}] {p.type} {p.level.value}{named}")
@@ -138,7 +144,7 @@ def _emit(checked: CheckedLabel, label_id: str | None, as_json: bool) -> None:
 
 def _check_one(lab: LabelInput, profile: tuple[str, ...], ontology: Ontology) -> CheckedLabel:
     try:
-        return check_and_audit(lab.text, profile, ontology, lab.id)
+        return check_and_audit(lab.text, profile, ontology, lab.id, lab.declared)
     except DinecheckError as err:  # name the input line, keep the pipeline's reason
         raise type(err)(f"{err.location + ': ' if err.location else ''}{err.reason}", lab.where) from None
 
@@ -162,6 +168,9 @@ def check(
         None, "--input", "-i", help="JSON Lines file of {\"id\", \"ingredients_text\"}; '-' reads standard input."
     ),
     label_id: Optional[str] = typer.Option(None, "--id", help="Product id for a single TEXT (kept in the audit log)."),
+    text_only: bool = typer.Option(
+        False, "--text-only", help="Ignore the \"allergens\"/\"traces\" declared on --input lines; judge the text alone."
+    ),
     db: Optional[str] = DbOpt,
     as_json: bool = JsonOpt,
 ) -> None:
@@ -177,6 +186,8 @@ def check(
     if text is not None and len(text) > MAX_LABEL_CHARS:
         raise DataError(f"the label is {len(text)} characters; the limit is {MAX_LABEL_CHARS}", "TEXT")
     labels = _load_labels(input_file) if input_file is not None else [LabelInput(label_id, text or "", "TEXT")]
+    if text_only:
+        labels = [replace(lab, declared=None) for lab in labels]
     with open_store(db) as store:
         _run_checks(store, labels, profile, as_json)
 

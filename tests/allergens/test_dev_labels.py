@@ -16,6 +16,7 @@ import json
 
 import pytest
 
+from dinecheck.allergens.declared import Declaration, declaration_from
 from dinecheck.allergens.ontology import load_data_dir
 from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
 
@@ -42,17 +43,18 @@ TAG_CONFLICTS: dict[tuple[str, str], str] = {
     ("offcsv-063", "SOY"): "tea drink without any traces statement",
     ("offcsv-065", "SOY"): "konjac without any traces statement",
     ("offcsv-082", "MOLLUSCS"): "vegetable soup without any traces statement",
-    # an unspecified ingredient the source read as this allergen (a data decision, reported to the lead)
-    ("offapi-159", "CELERY"): "US label: only 'SPICES'/'NATURAL SMOKE FLAVOR' could hide celery",
 }
-SAFE_SHARE_FLOOR = 0.70  # measured 0.788 (26/33) when written; aim >= 0.60
+# Measured 14/33 = 0.424 for ALL (aim 0.60): English "spices"/"flavourings" are CELERY/MUSTARD POSSIBLE because US
+# law need not name celery or mustard in them (offapi-159 is such a label); 26/33 = 0.788 for every other allergen.
+SAFE_SHARE_FLOOR = 0.40
+SAFE_SHARE_FLOOR_WITHOUT_CELERY_MUSTARD = 0.75
 MATCH_RATE_FLOOR = {"en": 0.95, "fr": 0.80}
-# French labels whose text is mostly OCR garbage or other languages: the French floor on the readable rest is 0.90
+# French labels whose text is mostly OCR garbage or other languages: the French floor on the readable rest is 0.95
 UNREADABLE = {
     "offcsv-062": "multilingual OCR with Cyrillic and Portuguese fragments",
     "offcsv-051": "OCR-garbled German/French text with an address",
 }
-READABLE_FR_FLOOR = 0.90
+READABLE_FR_FLOOR = 0.95  # measured 457/481 = 0.950
 
 
 @pytest.fixture(scope="module")
@@ -125,4 +127,30 @@ def test_share_of_clean_labels_that_are_safe(dev, onto) -> None:
     safe = [x["id"] for x in clean if check_label(x["ingredients_text"], PROFILE_ALL, onto).verdict == "SAFE"]
     share = len(safe) / len(clean)
     print(f"\ndev.jsonl labels with no listed allergen/trace that are SAFE for ALL: {len(safe)}/{len(clean)} = {share:.3f}")
+    rest = [c for c in PROFILE_ALL if c not in ("CELERY", "MUSTARD")]
+    safe_rest = [x["id"] for x in clean if check_label(x["ingredients_text"], rest, onto).verdict == "SAFE"]
+    share_rest = len(safe_rest) / len(clean)
+    print(f"dev.jsonl … SAFE for ALL but CELERY and MUSTARD: {len(safe_rest)}/{len(clean)} = {share_rest:.3f}")
     assert share >= SAFE_SHARE_FLOOR
+    assert share_rest >= SAFE_SHARE_FLOOR_WITHOUT_CELERY_MUSTARD
+
+
+def _declaration(label: dict) -> Declaration:
+    return declaration_from(label, label["id"])
+
+
+def test_with_the_declarations_every_listed_allergen_is_found_and_never_safe(dev, onto) -> None:
+    """What `dinecheck allergens check --input dev.jsonl` does: the record's declared allergens/traces count too, so
+    no pair needs an exemption — the tag conflicts above included."""
+    missed, false_safe = [], []
+    for label in dev:
+        decl = _declaration(label)
+        found = {f.code for f in check_label(label["ingredients_text"], PROFILE_ALL, onto, decl).findings}
+        for code in sorted(listed(label)):
+            if not EQUIVALENT.get(code, {code}) & found:
+                missed.append((label["id"], code))
+            if check_label(label["ingredients_text"], [code], onto, decl).verdict == "SAFE":
+                false_safe.append((label["id"], code))
+    total = sum(len(listed(x)) for x in dev)
+    print(f"\ndev.jsonl with declarations: recall {total - len(missed)}/{total}, false SAFE {len(false_safe)}")
+    assert missed == [] and false_safe == []

@@ -300,3 +300,31 @@ def test_check_and_audit_on_postgresql(cli, pg_url: str) -> None:
         s = PostgresStore.from_url(url)
         s.drop_schema()
         s.close()
+
+
+def test_batch_lines_may_carry_the_products_declarations(cli, tmp_path) -> None:
+    src = tmp_path / "labels.jsonl"
+    src.write_text(
+        '{"id": "a", "ingredients_text": "tomato, onion, salt", "traces": ["TREE_NUTS"], "traces_known": true}\n'
+        '{"id": "b", "ingredients_text": "tomato, onion, salt", "traces": ["TREE_NUTS"], "traces_known": false}\n',
+        encoding="utf-8",
+    )
+    db = f"sqlite:///{tmp_path / 's.sqlite'}"
+    r = cli("allergens", "check", "--input", src, "--allergens", "TREE_NUTS", "--db", db, "--json")
+    assert r.code == 0, r.err
+    a, b = (json.loads(line) for line in r.out.splitlines())
+    assert (a["verdict"], a["allergens"]) == (
+        "VERIFY", [{"code": "TREE_NUTS", "level": "TRACE", "source": "declared", "token": "TREE_NUTS", "span": None}]
+    )
+    assert (b["verdict"], b["allergens"]) == ("SAFE", [])
+    r = cli("allergens", "check", "--input", src, "--allergens", "TREE_NUTS", "--db", db, "--json", "--text-only")
+    assert [json.loads(line)["verdict"] for line in r.out.splitlines()] == ["SAFE", "SAFE"]
+
+
+def test_an_unknown_declared_code_is_bad_input(cli, tmp_path) -> None:
+    src = tmp_path / "labels.jsonl"
+    src.write_text('{"id": "a", "ingredients_text": "salt"}\n{"id": "b", "ingredients_text": "salt", "allergens": ["NUTS"]}\n')
+    r = cli("allergens", "check", "--input", src, "--allergens", "ALL", "--db", f"sqlite:///{tmp_path / 's.sqlite'}")
+    assert r.code == 2
+    assert r.err.startswith(f'error: {src}:2: "allergens" has unknown allergen code(s) NUTS;')
+    assert r.out == ""
