@@ -16,6 +16,7 @@ nothing a user does should produce a traceback.
     │   └── BudgetExceeded         ``--max-cost`` would be exceeded
     ├── OntologyError              the allergen ontology or its store is invalid (data file:line, unknown canonical)
     ├── StoreError                 a database could not be opened, migrated or written
+    ├── AuditQueryError            an audit-log query is invalid (e.g. ``--since`` is not an ISO-8601 date)
     └── ConfigError                missing or invalid configuration (e.g. no language model configured)
 """
 
@@ -105,11 +106,16 @@ class StoreError(DinecheckError):
     """A database could not be opened, migrated, read or written."""
 
 
+class AuditQueryError(DinecheckError):
+    """An audit-log query is invalid (e.g. a ``--since`` value that is not an ISO-8601 date)."""
+
+
 class ConfigError(DinecheckError):
     """Configuration is missing or invalid."""
 
 
 __all__ = [
+    "AuditQueryError",
     "BudgetExceeded",
     "ConfigError",
     "DataError",

@@ -18,16 +18,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from dinecheck.errors import DinecheckError
+from dinecheck.errors import AuditQueryError
 
 if TYPE_CHECKING:  # the pipeline imports nothing from here; keep the dependency one-way at run time too
     from dinecheck.allergens.declared import Declaration
     from dinecheck.allergens.ontology import Ontology
     from dinecheck.allergens.pipeline import LabelResult
 
-
-class AuditQueryError(DinecheckError):
-    """An audit query is invalid (e.g. a ``--since`` value that is not an ISO-8601 date)."""
+__all__ = ["AuditQueryError", "AuditRow", "CheckedLabel", "UnmatchedCount", "check_and_audit", "count_unmatched",
+           "parse_since",
+           "unmatched_report", "utc_now"]  # fmt: skip
 
 
 def utc_now() -> datetime:

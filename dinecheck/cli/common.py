@@ -1,14 +1,19 @@
-"""Shared CLI plumbing: running the app with one-line errors, and printing JSON lines."""
+"""Shared CLI plumbing: running the app with one-line errors, printing JSON lines, and loading datasets."""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import typer
 
-from dinecheck.errors import DinecheckError
+from dinecheck.dataset import Dataset, Restaurant, load_dataset
+from dinecheck.errors import DataError, DinecheckError
+
+LenientOpt = typer.Option(False, "--lenient", help="Skip bad dataset lines with a counted warning instead of failing.")
 
 
 def run_app(app: typer.Typer, argv: list[str] | None = None) -> int:
@@ -34,3 +39,23 @@ def run_app(app: typer.Typer, argv: list[str] | None = None) -> int:
 def echo_json(obj: Any) -> None:
     """Print one compact JSON line (UTF-8, no ASCII escaping)."""
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def load_data(data: Path, lenient: bool) -> Dataset:
+    """Load a dataset; in lenient mode print every skipped line and the count to stderr."""
+    ds, report = load_dataset(data, lenient=lenient)
+    if report.skipped:
+        for w in report.warnings:
+            print(f"warning: skipped {w}", file=sys.stderr)
+        print(f"warning: {report.skipped} bad line(s) skipped (--lenient)", file=sys.stderr)
+    return ds
+
+
+def select_restaurants(ds: Dataset, business_ids: Sequence[str] | None, data: Path) -> list[Restaurant]:
+    """The restaurants named by ``--restaurant`` (in that order, once each), or all of them in dataset order."""
+    wanted = list(dict.fromkeys(business_ids or []))
+    by_id = {r.business_id: r for r in ds.restaurants}
+    for bid in wanted:
+        if bid not in by_id:
+            raise DataError(f"no restaurant with business_id {bid!r} in {data}", f"--restaurant {bid}")
+    return [by_id[b] for b in wanted] if wanted else list(ds.restaurants)

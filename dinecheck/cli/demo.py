@@ -16,7 +16,7 @@ from dinecheck.allergens.audit import check_and_audit
 from dinecheck.allergens.pipeline import parse_profile
 from dinecheck.allergens.store.base import open_store
 from dinecheck.cli.allergens import parse_label_lines
-from dinecheck.cli.requests import _render as render_explanation
+from dinecheck.cli.requests import render_explanation
 from dinecheck.dataset import load_dataset
 from dinecheck.extract.offline import OfflineExtractor
 from dinecheck.formula import compile_seed, load_seed

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from dinecheck.extract.factory import ExtractorOptions
+from dinecheck.extract.factory import DEFAULT_CONCURRENCY, ExtractorOptions
 
 ExtractorArg = Annotated[
     Optional[str],
@@ -40,7 +40,7 @@ def build_options(
     cache: Path | None = None,
     no_cache: bool = False,
     batch_size: int = 1,
-    concurrency: int = 8,
+    concurrency: int = DEFAULT_CONCURRENCY,
     max_cost: float | None = None,
     progress: bool | None = False,
 ) -> ExtractorOptions:

@@ -14,8 +14,8 @@ from typing import Any, Optional
 
 import typer
 
-from dinecheck.cli.common import echo_json
-from dinecheck.dataset import Dataset, load_dataset
+from dinecheck.cli.common import LenientOpt, echo_json, load_data
+
 from dinecheck.errors import RequestError, ShorthandError
 from dinecheck.requests import shorthand as sh
 from dinecheck.requests.evaluate import Engine, NodeResult
@@ -26,17 +26,6 @@ from dinecheck.requests.validate import STATUSES, summary_by_group, validate_req
 app = typer.Typer(help="Evaluate, explain and validate structured restaurant requests.", no_args_is_help=True)
 
 DataOpt = typer.Option(..., "--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl, social.json).")
-LenientOpt = typer.Option(False, "--lenient", help="Skip bad dataset lines with a counted warning instead of failing.")
-
-
-def load_data(data: Path, lenient: bool) -> Dataset:
-    """Load a dataset; in lenient mode print every skipped line and the count to stderr."""
-    ds, report = load_dataset(data, lenient=lenient)
-    if report.skipped:
-        for w in report.warnings:
-            print(f"warning: skipped {w}", file=sys.stderr)
-        print(f"warning: {report.skipped} bad line(s) skipped (--lenient)", file=sys.stderr)
-    return ds
 
 
 @app.command()
@@ -83,12 +72,12 @@ def validate(
 _MARK = {1: "+1", 0: " 0", -1: "-1"}
 
 
-def _render(node: NodeResult, depth: int = 0) -> list[str]:
+def render_explanation(node: NodeResult, depth: int = 0) -> list[str]:
     pad = "  " * depth
     if node.op is not None:
         lines = [f"{pad}[{_MARK[node.value]}] {node.op}"]
         for c in node.children:
-            lines += _render(c, depth + 1)
+            lines += render_explanation(c, depth + 1)
         return lines
     assert node.outcome is not None
     ev = node.outcome.evidence
@@ -145,7 +134,7 @@ def match(
         typer.echo(f"{pos:>3}. [{_MARK[x.value]}] {r.business_id}  {r.name}  "
                    f"({x.leaves_true}/{x.n_leaves} conditions hold)")
         if explain:
-            for line in _render(x.tree, 2):
+            for line in render_explanation(x.tree, 2):
                 typer.echo(line)
     if not as_json:
         typer.echo(f"{n_match} restaurant(s) match request {req.id}")

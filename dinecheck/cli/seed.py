@@ -27,7 +27,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dinecheck.cli import seed_extract
-from dinecheck.cli.common import echo_json
+from dinecheck.cli.common import LenientOpt, echo_json, load_data, select_restaurants
 from dinecheck.cli.extractor_options import (
     ApiKeyOpt,
     BaseUrlOpt,
@@ -43,7 +43,7 @@ from dinecheck.cli.extractor_options import (
 )
 from dinecheck.dataset.loader import iter_jsonl
 from dinecheck.errors import DataError, Problem
-from dinecheck.extract.factory import make_extractor
+from dinecheck.extract.factory import DEFAULT_CONCURRENCY, make_extractor
 from dinecheck.formula.check import pointer
 from dinecheck.formula.ops import ReviewRecord
 from dinecheck.formula.run import (
@@ -115,20 +115,14 @@ def run(
     cache: CacheOpt = None,
     no_cache: NoCacheOpt = False,
     batch_size: BatchOpt = 1,
-    concurrency: ConcurrencyOpt = 8,
+    concurrency: ConcurrencyOpt = DEFAULT_CONCURRENCY,
     max_cost: MaxCostOpt = None,
+    lenient: bool = LenientOpt,
 ) -> None:
     """Run a seed over a dataset: keyword filter → extract → compute → outputs, one result per restaurant."""
-    from dinecheck.dataset import load_dataset
-
     compiled = _compile(seed)  # every seed problem is reported before any review is read
-    ds, _ = load_dataset(data)
-    wanted = list(dict.fromkeys(restaurant or []))
-    by_id = {r.business_id: r for r in ds.restaurants}
-    for bid in wanted:
-        if bid not in by_id:
-            raise DataError(f"no restaurant with business_id {bid!r} in {data}", f"--restaurant {bid}")
-    chosen = [by_id[b] for b in wanted] if wanted else list(ds.restaurants)
+    ds = load_data(data, lenient)
+    chosen = select_restaurants(ds, restaurant, data)
     options = build_options(
         base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
         batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=sys.stderr.isatty(),

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from dinecheck.cli.common import echo_json
+from dinecheck.cli.common import LenientOpt, echo_json, load_data, select_restaurants
 from dinecheck.cli.extractor_options import (
     ApiKeyOpt,
     BaseUrlOpt,
@@ -39,36 +39,22 @@ from dinecheck.cli.extractor_options import (
     ProgressOpt,
     build_options,
 )
-from dinecheck.errors import DataError, SpecError, StoreError
+from dinecheck.errors import SpecError, StoreError
 from dinecheck.extract.base import ExtractionResult, ReviewInput
+from dinecheck.extract.factory import DEFAULT_CONCURRENCY
 
 if TYPE_CHECKING:
     from dinecheck.formula import CompiledSeed
 
 
-def review_meta(raw: dict[str, Any]) -> dict[str, Any]:
-    """A review's metadata: every review field except the text, plus the derived ``year``."""
-    meta = {k: v for k, v in raw.items() if k != "text"}
-    date = raw.get("date")
-    if isinstance(date, str) and len(date) >= 4 and date[:4].isdigit():
-        meta["year"] = int(date[:4])
-    return meta
-
-
-def relevant_reviews(compiled: CompiledSeed, data: Path, restaurants: list[str] | None) -> list[ReviewInput]:
+def relevant_reviews(compiled: CompiledSeed, data: Path, restaurants: list[str] | None, lenient: bool) -> list[ReviewInput]:
     """The dataset's reviews that pass the seed's keyword filter, restaurant by restaurant in dataset order."""
-    from dinecheck.dataset import load_dataset
+    from dinecheck.formula.run import review_meta
 
-    dataset, _ = load_dataset(data)
-    wanted = list(dict.fromkeys(restaurants or []))
-    by_id = {r.business_id: r for r in dataset.restaurants}
-    for bid in wanted:
-        if bid not in by_id:
-            raise DataError(f"no restaurant with business_id {bid!r} in {data}", f"--restaurant {bid}")
-    chosen = [by_id[b] for b in wanted] if wanted else list(dataset.restaurants)
+    dataset = load_data(data, lenient)
     return [
-        ReviewInput(rv.business_id, rv.review_id, rv.text, review_meta(rv.raw))
-        for rest in chosen
+        ReviewInput(rv.business_id, rv.review_id, rv.text, review_meta(rv))
+        for rest in select_restaurants(dataset, restaurants, data)
         for rv in compiled.filter_reviews(dataset.reviews_of(rest.business_id))
     ]
 
@@ -99,9 +85,10 @@ def extract_cmd(
     cache: CacheOpt = None,
     no_cache: NoCacheOpt = False,
     batch_size: BatchOpt = 1,
-    concurrency: ConcurrencyOpt = 8,
+    concurrency: ConcurrencyOpt = DEFAULT_CONCURRENCY,
     max_cost: MaxCostOpt = None,
     progress: ProgressOpt = None,
+    lenient: bool = LenientOpt,
 ) -> None:
     """Run the filter and extraction stages of a seed over a dataset and print every relevant review's labels."""
     from dinecheck.extract.factory import make_extractor
@@ -111,7 +98,7 @@ def extract_cmd(
     compiled = compile_seed(load_seed(seed))  # every seed problem is reported before any review is read
     for w in compiled.warnings:
         typer.echo(f"warning: {seed}: {w.pointer or '/'}: {w.reason}", err=True)
-    reviews = relevant_reviews(compiled, data, restaurant)
+    reviews = relevant_reviews(compiled, data, restaurant, lenient)
     options = build_options(
         base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
         batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,

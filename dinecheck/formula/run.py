@@ -223,7 +223,7 @@ class CompiledSeed:
         """Filter every restaurant's reviews, extract them all in one extractor call, then compute each restaurant."""
         filtered = [(rest, self.filter_reviews(revs)) for rest, revs in items]
         inputs = [
-            ReviewInput(business_id=rest.business_id, review_id=r.review_id, text=r.text, meta=_review_meta(r))
+            ReviewInput(business_id=rest.business_id, review_id=r.review_id, text=r.text, meta=review_meta(r))
             for rest, revs in filtered
             for r in revs
         ]
@@ -293,7 +293,7 @@ class CompiledSeed:
         )
 
 
-def _review_meta(review: Review) -> dict[str, Any]:
+def review_meta(review: Review) -> dict[str, Any]:
     """``meta``: every field of the review object plus ``year`` derived from ``date``."""
     meta = dict(review.raw)
     meta["year"] = review.year
