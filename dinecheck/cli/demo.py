@@ -101,7 +101,7 @@ def _allergen_section(console: Console, db: str | None) -> None:
     for lab, c in zip(labels, checked, strict=True):
         r = c.result
         found = ", ".join(f"{f.code} {f.level.value} ({f.token})" for f in r.findings) or "—"
-        table.add_row(lab.id or "", f"[{colour[r.verdict]}]{r.verdict}[/]", found, "; ".join(r.review_reasons) or "all clean")
+        table.add_row(lab.id or "", f"[{colour[r.verdict]}]{r.verdict}[/]", found, r.review_reasons[0] if r.review_reasons else "all clean")
     console.print(table)
 
 

@@ -33,6 +33,13 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _Open(BaseModel):
+    """The request's top level keeps keys the spec does not name (benchmark notes, difficulty labels): they do not
+    take part in evaluation. The tree below stays strict: a misplaced evidence key must not be ignored silently."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
 def _check_path(v: list[str]) -> list[str]:
     if not v:
         raise ValueError("path must name at least one key")
@@ -205,7 +212,7 @@ Node = Annotated[
 OperatorNode.model_rebuild()
 
 
-class Request(_Strict):
+class Request(_Open):
     """One benchmark request (request_structure.md)."""
 
     id: str = Field(min_length=1, max_length=100)

@@ -61,9 +61,9 @@ def test_root_must_be_an_operator_node() -> None:
                                "(a node with 'op': AND, OR or NOT)")
 
 
-def test_unknown_top_level_key_and_non_object() -> None:
-    with pytest.raises(RequestError, match=r"request R7 /colour: Extra inputs are not permitted"):
-        parse_request(req({"op": "AND", "args": [OK_LEAF]}, colour="red"))
+def test_unknown_top_level_key_is_kept_and_non_object_is_an_error() -> None:
+    parsed = parse_request(req({"op": "AND", "args": [OK_LEAF]}, difficulty="hard"))
+    assert parsed.model_extra == {"difficulty": "hard"}  # benchmark metadata: kept, not evaluated
     with pytest.raises(RequestError, match="a request must be a JSON object, got list"):
         parse_request([1, 2])
 
@@ -143,7 +143,8 @@ def test_groundtruth_errors(tmp_path) -> None:
 def test_json_schema_export() -> None:
     schema = request_json_schema()
     assert schema["title"] == "Request"
-    assert schema["additionalProperties"] is False
+    assert schema["additionalProperties"] is True  # top-level metadata keys are kept
+    assert schema["$defs"]["Condition"]["additionalProperties"] is False
     assert set(schema["required"]) == {"id", "structure"}
     kinds = {d["properties"]["kind"]["const"] for name, d in schema["$defs"].items() if name.endswith("Evidence")}
     assert kinds == {"item_meta", "item_meta_hours", "review_text", "review_meta"}
