@@ -110,15 +110,23 @@ def _variants(key: str) -> Iterable[tuple[str, str]]:
                 yield " ".join((w, *words[1:])), "inflection"
 
 
-_MEMO: dict[int, tuple[object, dict[str, tuple[tuple[Synonym, ...], str | None, str | None]]]] = {}
+@dataclass(frozen=True, slots=True)
+class Memo:
+    """What is remembered for one ontology: key resolutions (``resolved``) and the tokenizer's item plans
+    (``plans``, see :func:`~dinecheck.allergens.tokenize.tokenize`)."""
+
+    resolved: dict[str, tuple[tuple[Synonym, ...], str | None, str | None]]
+    plans: dict
+
+
+_MEMO: dict[int, tuple[object, Memo]] = {}
 # (ontology, its synonym table, its memo) of the last call — one tuple, replaced whole, so threads never see a mix
 _LAST: tuple = (None, None, None)
 
 
-def _memo(ontology: Ontology) -> dict[str, tuple[tuple[Synonym, ...], str | None, str | None]] | None:
-    """Per-ontology memo of resolutions (an :class:`Ontology` is immutable; a changed store builds a new one). Only a
-    plain ``dict`` synonym table is memoised: any other mapping may be a live view (e.g. a database) and is asked
-    every time."""
+def memo_for(ontology: Ontology) -> Memo | None:
+    """Per-ontology memo (an :class:`Ontology` is immutable; a changed store builds a new one). Only a plain ``dict``
+    synonym table is memoised: any other mapping may be a live view (e.g. a database) and is asked every time."""
     global _LAST
     last = _LAST
     if last[0] is ontology and last[1] is ontology.synonyms:
@@ -129,10 +137,15 @@ def _memo(ontology: Ontology) -> dict[str, tuple[tuple[Synonym, ...], str | None
     if entry is None or entry[0] is not ontology.synonyms:
         if len(_MEMO) > 8:
             _MEMO.clear()
-        entry = (ontology.synonyms, {})
+        entry = (ontology.synonyms, Memo({}, {}))
         _MEMO[id(ontology)] = entry
     _LAST = (ontology, ontology.synonyms, entry[1])
     return entry[1]
+
+
+def _memo(ontology: Ontology) -> dict[str, tuple[tuple[Synonym, ...], str | None, str | None]] | None:
+    memo = memo_for(ontology)
+    return memo.resolved if memo is not None else None
 
 
 def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str | None, str | None]:

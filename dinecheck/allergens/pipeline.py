@@ -12,7 +12,7 @@ from typing import Literal
 
 from dinecheck.allergens.declared import Declaration, declared_findings
 from dinecheck.allergens.detect import Finding, dedupe, detect
-from dinecheck.allergens.normalize import is_known, keeps_allergens, normalize
+from dinecheck.allergens.normalize import is_known, keeps_allergens, memo_for, normalize
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology
 from dinecheck.allergens.phrases import PhraseHit, find_phrases
 from dinecheck.allergens.tokenize import tokenize
@@ -83,6 +83,7 @@ def check_label(
         scan.masks,
         known=lambda key: is_known(key, ontology),
         keeps=lambda word, reading: keeps_allergens(word, reading, ontology),
+        plans=memo.plans if (memo := memo_for(ontology)) is not None else None,
     )
     resolutions = normalize(tokens, ontology)
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped)

@@ -28,7 +28,8 @@ Rules (each one is tested in ``tests/allergens/test_tokenize.py``):
 * HTML tags/comments and CSS rules pasted into a label (``<!--td {border: 1px solid #ccc;}``) are separators.
 
 Input is bounded (:data:`MAX_LABEL_CHARS`); every regular expression is linear and runs with a timeout (single
-character classes use the standard ``re``, which cannot backtrack on them). Text-only analysis of a token is cached.
+character classes use the standard ``re``, which cannot backtrack on them). Text-only analysis of a token is cached;
+with ``plans`` (kept per ontology by the pipeline) the tokens of a repeated item text are planned once and replayed.
 """
 
 from __future__ import annotations
@@ -342,21 +343,35 @@ def _conj_cuts(raw: str) -> tuple[tuple[int, int], ...]:
     return tuple(parts)
 
 
+# one planned token of an item text: (start, end) relative to the item, text, key, role, is a vitamin letter
+_Planned = tuple[int, int, str, str, str, bool]
+# the plan of an item text: its planned tokens and which of them :meth:`_Builder.own_text` returns (None: none)
+_Plan = tuple[tuple[_Planned, ...], int | None]
+MAX_PLAN_CHARS = 200  # longer item texts are planned afresh every time (memory stays bounded)
+MAX_PLANS = 100_000
+
+
 class _Builder:
     def __init__(
-        self, s: str, known: Callable[[str], bool] | None, keeps: Callable[[str, str], bool] | None = None
+        self,
+        s: str,
+        known: Callable[[str], bool] | None,
+        keeps: Callable[[str, str], bool] | None = None,
+        plans: dict[str, _Plan] | None = None,
     ) -> None:
         self.s = s
         self.known = known
         self.keeps = keeps or (lambda _word, _reading: True)
+        self.plans = plans
         self.tokens: list[Token] = []
+        self.planned: list[_Planned] = []  # the plan being recorded
+        self.base = 0  # the offset its positions are relative to
         self.last_class: dict[int, str] = {}  # the latest class name per depth ("vitamins: A, D, E")
 
-    def emit(
-        self, start: int, end: int, depth: int, parent: int | None, role: str, shared: str | None = None
-    ) -> int | None:
-        """Emit the token of ``[start, end)``; ``shared`` is a known key read with a word shared across a conjunction
-        ("sunflower and rapeseed oil" → ``sunflower oil``)."""
+    def emit(self, start: int, end: int, role: str, shared: str | None = None) -> int | None:
+        """Plan the token of ``[start, end)`` (its index in the plan, or None); ``shared`` is a known key read with a
+        word shared across a conjunction ("sunflower and rapeseed oil" → ``sunflower oil``). What it plans depends on
+        the item text alone (and the ``known``/``keeps`` predicates); :meth:`replay` adds the context."""
         start, end = _strip_span(self.s, start, end)
         if start >= end:
             return None
@@ -374,24 +389,33 @@ class _Builder:
             if m and m.start() > 0:
                 tail = canonical_key(_clean(m.group(0)))
                 if _is_purpose_note(tail) or _NOTE.search(tail, timeout=_TIMEOUT):
-                    head = self.emit(start, start + m.start(), depth, parent, role)
-                    self.emit(start + m.start(), end, depth, parent, "note")
+                    head = self.emit(start, start + m.start(), role)
+                    self.emit(start + m.start(), end, "note")
                     return head
         if role != "note" and has_digit and not (self.known and self.known(key)):
             m = _TRAILING_E.search(raw, timeout=_TIMEOUT)
             if m and _LETTER.search(_clean(raw[: m.start(1)])):
-                self.emit(start, start + m.start(1), depth, parent, "class" if role == "ingredient" else role)
-                return self.emit(start + m.start(1), end, depth, parent, role)
+                self.emit(start, start + m.start(1), "class" if role == "ingredient" else role)
+                return self.emit(start + m.start(1), end, role)
         if shared is not None:
             key = shared
-        if role == "ingredient" and vitamin_letter:
-            context = self.tokens[parent].key if parent is not None else self.last_class.get(depth, "")
-            if context.split(" ", 1)[0] in _VITAMIN_CONTEXT:
-                key = f"vitamin {key}"  # "vitamines (B2, E)", "vitaminas: D2, E": the letter names a vitamin
-        if role == "class":
-            self.last_class[depth] = key
-        self.tokens.append(Token(text, key, (start, end), depth, parent, role))
-        return len(self.tokens) - 1
+        base = self.base
+        self.planned.append((start - base, end - base, text, key, role, role == "ingredient" and vitamin_letter))
+        return len(self.planned) - 1
+
+    def replay(self, plan: _Plan, base: int, depth: int, parent: int | None) -> int | None:
+        """Append the tokens of a plan made at offset ``base``; returns the token index the plan names."""
+        tokens = self.tokens
+        first = len(tokens)
+        for a, b, text, key, role, vitamin_letter in plan[0]:
+            if vitamin_letter:
+                context = tokens[parent].key if parent is not None else self.last_class.get(depth, "")
+                if context.split(" ", 1)[0] in _VITAMIN_CONTEXT:
+                    key = f"vitamin {key}"  # "vitamines (B2, E)", "vitaminas: D2, E": the letter names a vitamin
+            if role == "class":
+                self.last_class[depth] = key
+            tokens.append(Token(text, key, (base + a, base + b), depth, parent, role))
+        return None if plan[1] is None else first + plan[1]
 
     def conj_parts(self, start: int, end: int) -> list[tuple[int, int]]:
         """Split ``[start, end)`` on conjunctions unless the whole text is a known name."""
@@ -455,7 +479,27 @@ class _Builder:
             self.own_text(pending[0][0], pending[-1][1], depth, parent)
 
     def own_text(self, start: int, end: int, depth: int, parent: int | None) -> int | None:
-        """Class names before colons, then conjunction parts; returns the index of the last token emitted."""
+        """Class names before colons, then conjunction parts; returns the index of the last token emitted. The plan
+        of an item text is remembered in ``plans`` (label batches repeat item texts)."""
+        plans = self.plans
+        if plans is None or end - start > MAX_PLAN_CHARS:
+            return self.replay(self.plan(start, end), start, depth, parent)
+        raw = self.s[start:end]
+        plan = plans.get(raw)
+        if plan is None:
+            plan = self.plan(start, end)
+            if len(plans) < MAX_PLANS:
+                plans[raw] = plan
+        return self.replay(plan, start, depth, parent)
+
+    def plan(self, start: int, end: int) -> _Plan:
+        """The plan of ``[start, end)``, offsets relative to ``start``."""
+        self.planned = []
+        self.base = start
+        last = self._plan(start, end)
+        return tuple(self.planned), last
+
+    def _plan(self, start: int, end: int) -> int | None:
         s = self.s
         pieces: list[tuple[int, int, str]] = []
         cursor = start
@@ -479,11 +523,11 @@ class _Builder:
             parts = self.conj_parts(a, b)
             keys = self.distribute(parts) if len(parts) > 1 else [None]
             for (pa, pb), shared in zip(parts, keys):
-                idx = self.emit(pa, pb, depth, parent, role, shared)
+                idx = self.emit(pa, pb, role, shared)
                 if idx is not None:
                     last = idx
         if foot is not None:
-            idx = self.emit(foot, end, depth, parent, "ingredient")
+            idx = self.emit(foot, end, "ingredient")
             last = idx if idx is not None else last
         return last
 
@@ -493,11 +537,14 @@ def tokenize(
     masks: Iterable[tuple[int, int]] = (),
     known: Callable[[str], bool] | None = None,
     keeps: Callable[[str, str], bool] | None = None,
+    plans: dict | None = None,
 ) -> tuple[Token, ...]:
     """Split a label into tokens. ``masks`` are raw-text spans already consumed by risk phrases (treated as
     separators); ``known(key)`` says whether a whole conjunction-bearing segment is itself a known name;
     ``keeps(word, reading)`` whether a shared-word reading keeps every allergen of the word alone ("eel and soy
-    sauce" must not become "eel sauce" if that drops FISH)."""
+    sauce" must not become "eel sauce" if that drops FISH). ``plans``, when given, is a dict the caller keeps for
+    one fixed pair of ``known``/``keeps`` (e.g. per ontology): the tokens of each item text are planned once and
+    replayed for its later occurrences (same result, less work on batches)."""
     if len(text) > MAX_LABEL_CHARS:
         raise OntologyError(f"label text is {len(text)} characters; the limit is {MAX_LABEL_CHARS}", "ingredients_text")
     masks = list(masks)
@@ -519,7 +566,7 @@ def tokenize(
         s = _MARKUP.sub(lambda m: _MASK * len(m.group(0)), s, timeout=_TIMEOUT)
     if "(" in s:  # E150(d) → "E150 d " (same length, so spans stay valid)
         s = _E_SUBLETTER.sub(lambda m: f"{m.group(1)} {m.group(2)} ", s, timeout=_TIMEOUT)
-    builder = _Builder(s, known, keeps)
+    builder = _Builder(s, known, keeps, plans)
     for seg in _parse(s):
         builder.segment(seg, 0, None)
     return tuple(builder.tokens)
