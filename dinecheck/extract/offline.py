@@ -77,22 +77,38 @@ class _Matcher:
         return any(self.at(c, j, realis) for j in range(self.n) for c in cs)
 
 
-def _fire_content(f: FieldRule, v: ValueRule, m: _Matcher) -> _Fire | None:
-    if not v.distinctive:
+Related = dict[str, frozenset[int]]  # concept key → sentences where another field found what the concept names
+
+
+def _fire_content(f: FieldRule, v: ValueRule, m: _Matcher, related: Related | None = None) -> _Fire | None:
+    """Where value ``v`` fires (see the module docstring). ``related`` evidences a concept that is another field's
+    topic wherever that field fired ("customer still had reaction" ← the field about reactions found one)."""
+    evidence = tuple(c for c in v.distinctive if not c.role)
+    if not evidence:
         return None
+    rel = related or {}
+
+    def near(c: Concept, i: int) -> bool:
+        if m.near((c,), i, realis=True):
+            return True
+        hits = rel.get(c.key)
+        return bool(hits) and any(j in hits for j in m.window(i))
+
     union: set[tuple[str, bool]] = set()
     hits: list[int] = []
     best, best_n = -1, 0
     need = max(1, len(v.clauses))
     for i in range(m.n):
-        if not m.domain_near(i) or not any(m.at(c, i, True) for c in v.distinctive):
+        if not m.domain_near(i) or not any(m.at(c, i, True) for c in evidence):
             continue
         example_here = any(m.at(c, i, True) for c in v.examples)  # a quoted/listed example is specific enough
         if f.gate and not example_here and not m.near(f.gate, i):  # e.g. a staff word for a staff-interaction field
             continue
-        if not all(m.near(cl.concepts, i, realis=True) for cl in v.clauses):
+        if not all(any(near(c, i) for c in cl.concepts if not c.role) for cl in v.clauses):
             continue
-        found = {c.ident for c in v.distinctive if m.near((c,), i, realis=True)}
+        if not all(near(c, i) for c in v.required):
+            continue
+        found = {c.ident for c in evidence if near(c, i)}
         if len(found) < need:
             continue
         if v.absent and m.anywhere(v.absent, realis=True):
@@ -104,6 +120,20 @@ def _fire_content(f: FieldRule, v: ValueRule, m: _Matcher) -> _Fire | None:
     if not hits:
         return None
     return _Fire(v, len(union), tuple(hits), best)
+
+
+def _related(f: FieldRule, rules: Rules, all_fires: dict[str, list[_Fire]]) -> Related:
+    """For the clause concepts of ``f`` that are another content field's topic: where that field fired."""
+    wanted = {c.key for v in f.values for cl in v.clauses for c in cl.concepts}
+    out: dict[str, set[int]] = {}
+    for g in rules.fields:
+        if g is f or g.is_perspective or not all_fires.get(g.name):
+            continue
+        sentences = {i for fi in all_fires[g.name] for i in fi.sentences}
+        for c in g.topic:
+            if c.key in wanted:
+                out.setdefault(c.key, set()).update(sentences)
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def _choose(fires: list[_Fire]) -> _Fire | None:
@@ -123,6 +153,8 @@ def _perspective_kind(m: _Matcher, i: int) -> Perspective:
         return "reported"
     if i > 0 and m.s[i - 1].reported and not s.first_person:
         return "reported"
+    if i + 1 < m.n and m.s[i + 1].reported and not s.subject_first_person:
+        return "reported"  # "My coworker ended up at the hospital. Apparently the brownie wasn't nut-free."
     return "self"  # reviews narrate the reviewer's own visit unless a report or a third party says otherwise
 
 
@@ -166,6 +198,12 @@ def label_review(rules: Rules, review: ReviewInput) -> ExtractionResult:
     for f in rules.fields:
         if not f.is_perspective:
             all_fires[f.name] = [fi for v in f.values if (fi := _fire_content(f, v, m)) is not None]
+    for f in rules.fields:  # second pass: a clause may be evidenced by what another field found
+        if f.is_perspective:
+            continue
+        related = _related(f, rules, all_fires)
+        if related:
+            all_fires[f.name] = [fi for v in f.values if (fi := _fire_content(f, v, m, related)) is not None]
     values: dict[str, str] = {}
     evidence: dict[str, Evidence] = {}
     for f in rules.fields:

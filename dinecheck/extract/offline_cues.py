@@ -71,6 +71,7 @@ _SPEECH_VERBS = frozenset(
     "said say says told tell assured assure promised promise insisted swore claimed guaranteed confirmed".split()
 )
 _ELSEWHERE_DET = frozenset({"another", "different", "other"})
+_REFUSERS = frozenset({"he", "she", "they", "and"})  # subjects (or a coordinated clause) of a refusal
 _PLACE_NOUNS = frozenset({"place", "restaurant", "spot", "location", "branch", "restaurants", "places"})
 
 FIRST_PERSON = frozenset("i me my mine myself we us our ours ourselves i'm i've i'd i'll we're we've we'd".split())
@@ -92,7 +93,26 @@ THIRD_PARTY = frozenset(
     guy woman man lady sister brother cousin club group person acquaintance kid child girl boy customer customers
     diner patron patrons stranger family""".split()
 )
-_READ_FRAMES = (("i", "read"), ("we", "read"), ("read", "online"), ("read", "that"), ("read", "reviews"))
+_READ_FRAMES = (
+    ("i", "read"), ("we", "read"), ("read", "online"), ("read", "that"), ("read", "reviews"), ("read", "about"),
+    ("reading", "about"), ("reading", "that"), ("reading", "reviews"), ("reading", "other"),
+)  # fmt: skip
+# people the speaker knows: a speech verb right after one of them is their report, not a claim by anyone else
+COMPANIONS = KIN | frozenset(
+    """friend friends coworker coworkers colleague colleagues neighbor neighbour neighbors neighbours roommate
+    roommates boyfriend girlfriend buddy""".split()
+)
+# The emotional sense of "reaction" ("my first reaction was shock", "her brash reactions", "my reaction? Pure joy"):
+# such tokens get a stem of their own, so no concept built from the health sense matches them.
+REACTION_WORDS = frozenset("reaction reactions react reacted reacting reacts".split())
+_EMOTIVE_MODIFIERS = frozenset("first initial gut brash emotional mixed jerk honest".split())
+_EMOTIONS = frozenset(
+    """shock shocked joy surprise surprised disbelief horror laughter laughing delight delighted amazement awe cringe
+    priceless wow excitement excited disappointment disappointed confusion confused outrage outraged speechless
+    stunned gasp jealousy envy bliss happiness glee""".split()
+)
+_MEDICAL_SHOCK = frozenset({"anaphylactic", "into", "in", "septic", "toxic"})
+FIGURATIVE_STEM = "~emotional"
 
 
 @lru_cache(maxsize=65_536)
@@ -138,6 +158,7 @@ class Sentence:
     reported: bool
     third_party: bool
     speaker_attitude: bool = False  # the speaker or the reader is the subject, or the sentence is reported/irrealis
+    subject_first_person: bool = False  # "I" / "we" occur (not only "my" / "our")
     stems: frozenset[str] = frozenset()  # for fast pre-checks before a sequential match
     texts: frozenset[str] = frozenset()
     keys: frozenset[tuple[str, bool]] = frozenset()  # (stem, negated)
@@ -199,6 +220,8 @@ def _irrealis_cue(words: list[Token], i: int) -> str | None:
         prev = {t.lower for t in words[max(0, i - 4) : i]}
         if w in ("would", "wouldn't", "won't") and _SPEECH_VERBS & prev:
             return None  # "she said it would be safe": reported future, not a hypothesis
+        if w in ("wouldn't", "won't") and i > 0 and words[i - 1].lower in _REFUSERS:
+            return None  # "he wouldn't tell me", "… and won't change it": a refusal that happened
         return "clause"
     if w in _PAIR_FIRST and i + 1 < len(words) and (w, words[i + 1].lower) in _IRREALIS_PAIRS:
         return "clause"
@@ -237,17 +260,48 @@ def mark_irrealis(tokens: list[Token]) -> list[Token]:
     ]
 
 
+def _emotions_in(words: list[str]) -> bool:
+    return any(w in _EMOTIONS and not (w == "shock" and k > 0 and words[k - 1] in _MEDICAL_SHOCK)
+               for k, w in enumerate(words))  # fmt: skip
+
+
+def mark_emotional_reactions(tokens: list[Token], next_words: list[str]) -> list[Token]:
+    """Give "reaction" in its emotional sense a stem of its own: after "first"/"initial"/"gut"/"brash" …, followed
+    within five words by an emotion ("my reaction was pure shock"), or asked about right before a short exclamation
+    of one ("My reaction to the first sip? Pure joy.")."""
+    words = [(j, t) for j, t in enumerate(tokens) if t.is_word]
+    if not any(t.lower in REACTION_WORDS for _, t in words):
+        return tokens
+    lowers = [t.lower for _, t in words]
+    short_next = len(next_words) <= 4 and _emotions_in(next_words)
+    out = list(tokens)
+    for k, (j, t) in enumerate(words):
+        if t.lower not in REACTION_WORDS:
+            continue
+        if (
+            (k > 0 and lowers[k - 1] in _EMOTIVE_MODIFIERS)
+            or _emotions_in(lowers[k + 1 : k + 6])
+            or (short_next and tokens[-1].text == "?")
+        ):
+            out[j] = Token(t.text, t.lower, FIGURATIVE_STEM, t.negated, t.is_word, t.irrealis)
+    return out
+
+
 def split_sentences(text: str) -> list[Sentence]:
     """Segment ``text`` (cut at MAX_TEXT_CHARS) into sentences with offsets, tokens and cues."""
     text = text[:MAX_TEXT_CHARS]
     out: list[Sentence] = []
+    spans: list[tuple[int, int, list[Token]]] = []
     for m in _SENT_RE.finditer(text):
         chunk = m.group(0)
         if not chunk.strip():
             continue
         lead = len(chunk) - len(chunk.lstrip())
         start, end = m.start() + lead, m.start() + len(chunk.rstrip())
-        tokens = tuple(mark_irrealis(tokenize(text[start:end])))
+        spans.append((start, end, mark_irrealis(tokenize(text[start:end]))))
+    for n, (start, end, toks) in enumerate(spans):
+        next_words = [t.lower for t in spans[n + 1][2] if t.is_word] if n + 1 < len(spans) else []
+        tokens = tuple(mark_emotional_reactions(toks, next_words))
         lowers = [t.lower for t in tokens if t.is_word]
         lower_set = set(lowers)
         third = bool(lower_set & THIRD_PARTY)
@@ -265,6 +319,7 @@ def split_sentences(text: str) -> list[Sentence]:
                 or reported
                 or any(t.irrealis for t in tokens),
                 first_person=bool(lower_set & FIRST_PERSON),
+                subject_first_person=bool(lower_set & SUBJECT_FIRST_PERSON),
                 reported=reported,
                 third_party=third,
                 stems=frozenset(t.stem for t in tokens if t.is_word),
@@ -276,6 +331,24 @@ def split_sentences(text: str) -> list[Sentence]:
     return out
 
 
+# Participants: words naming who took part, not what happened ("Staff CLAIMED safe BUT customer still had reaction":
+# "customer" alone does not evidence the second clause).
+ROLE_WORDS = frozenset(
+    "staff customer guest diner patron friend child kid person people someone somebody employee".split()
+)
+
+# Foods people avoid for allergies or intolerances: "dairy-free", "can't have gluten", "nut sensitivity", "asked if
+# there was shellfish" talk about an allergy without naming it.
+_AVOIDED_FOODS = (
+    "peanut", "tree nut", "nut", "dairy", "milk", "lactose", "gluten", "wheat", "egg", "soy", "sesame", "shellfish",
+    "shrimp",
+)  # fmt: skip
+_AVOIDANCE_FRAMES = (
+    "not {} free", "not have {}", "not eat {}", "{} sensitivity", "{} sensitive", "sensitive to {}", "ask about {}",
+    "ask if {}", "ask whether {}",
+)  # fmt: skip
+_AVOIDANCE = tuple(frame.format(food) for food in _AVOIDED_FOODS for frame in _AVOIDANCE_FRAMES)
+
 # Everyday synonyms / hyponyms keyed by plain words that may occur in value descriptions. Keys and entries are
 # stemmed when compiled. "not X" entries match a negated X. Upper-case entries of ≤ 3 letters are case-sensitive.
 THESAURUS: dict[str, tuple[str, ...]] = {
@@ -284,7 +357,10 @@ THESAURUS: dict[str, tuple[str, ...]] = {
         "staff", "server", "waiter", "waitress", "waitstaff", "manager", "chef", "cook", "kitchen", "host",
         "hostess", "bartender", "cashier", "owner", "employee", "worker", "barista", "busser", "busboy", "they said",
         "they made", "they checked", "they offered", "they told", "told them", "they assured", "they promised",
-        "they insisted", "they swore", "were told", "was told",
+        "they insisted", "they swore", "were told", "was told", "team", "crew", "staffer", "counter", "register",
+        "nobody here", "no one here", "anyone here", "restaurant said", "restaurant swore", "restaurant claimed",
+        "restaurant assured", "restaurant insisted", "they cooked", "they brought", "they swapped", "they changed",
+        "they knew", "they explained", "they refused", "they argued",
     ),
     "customer": ("customer", "guest", "diner", "patron"),
     "friend": ("friend", "coworker", "colleague", "neighbor", "acquaintance"),
@@ -292,8 +368,8 @@ THESAURUS: dict[str, tuple[str, ...]] = {
     # communication
     "ask": ("ask", "inquire", "check", "double check", "confirm", "verify", "question"),
     "claim": (  # "~": not when the speaker is the subject ("I told the waiter" is no claim by the staff)
-        "claim", "assure", "promise", "swear", "swore", "sworn", "insist", "guarantee", "confirm", "~said", "~told",
-        "~tell", "~say",
+        "claim", "~assure", "~promise", "~swear", "~swore", "~sworn", "~insisted", "~guarantee", "~guaranteed", "~confirm", "~said",
+        "~told", "~tell", "~say",
     ),
     "interaction": ("interaction", "interact", "talk", "speak", "spoke", "explain", "discuss"),
     # service outcomes
@@ -302,23 +378,36 @@ THESAURUS: dict[str, tuple[str, ...]] = {
         "swap", "separately", "separate", "made sure", "took care", "take care", "precaution", "walk through",
         "careful",
         "knowledgeable", "above and beyond", "offer", "alternative", "made without", "make without", "left off",
-        "leave off", "take seriously", "took seriously", "cater", "special", "flag",
+        "leave off", "take seriously", "took seriously", "cater", "special", "flag", "patient", "sweet", "kind",
+        "understanding", "gracious", "reassure", "attentive", "not fuss", "not blink", "ingredient list",
+        "allergen menu", "allergen chart", "allergen list", "binder", "recipe", "came to the table", "go over",
+        "went over", "answered", "dedicated", "change gloves", "changed gloves", "fresh gloves",
+        "clean pan",
     ),
     "success": (
         "success", "successfully", "perfect", "perfectly", "great", "happy", "loved", "thoughtful", "appreciated",
-        "not problem", "not issue", "not reaction", "safely", "without incident",
+        "not problem", "not issue", "not reaction", "safely", "without incident", "thrilled", "delighted",
+        "relieved", "grateful", "thank you", "not trouble", "felt great", "felt fine", "enjoyed", "impressed",
+        "amazing", "wonderful", "fantastic", "excellent", "best", "VIP", "peace of mind", "worry free",
+        "ate every bite",
     ),
     "dismissive": (
         "dismissive", "dismiss", "dismissed", "brush off", "brushed off", "shrug", "shrugged", "rolled eyes",
         "roll eyes", "eye roll", "laugh", "laughed", "ignore", "ignored", "rude", "careless", "not care",
-        "unprofessional", "not bother", "not want bother", "pick around", "acted like", "being difficult",
+        "unprofessional", "not bother", "not want bother", "pick around", "acted like", "being difficult", "argue",
+        "insult", "insulting", "condescending", "sigh", "annoyed", "attitude", "walked away", "walk away",
+        "walked off", "mock", "scoff", "lecture", "pick off", "pick out", "scrape off", "whatever", "not listen",
+        "unhelpful", "impatient", "snapped", "snippy", "snarky", "sarcastic",
     ),
-    "refuse": ("refuse", "refused", "decline", "declined", "not accommodate", "not help", "not tell", "not check"),
+    "refuse": (
+        "refuse", "refused", "decline", "declined", "not accommodate", "not help", "not tell", "not check",
+        "not make", "not change", "not modify", "not substitute", "not willing", "not do substitutions",
+    ),
     "safe": ("safe", "free", "not contain", "not have", "fine"),
     # health
     "allergy": (
         "allergy", "allergic", "allergen", "allergist", "celiac", "coeliac", "intolerance", "intolerant",
-        "anaphylaxis", "anaphylactic", "epipen",
+        "anaphylaxis", "anaphylactic", "epipen", *_AVOIDANCE,
     ),
     "reaction": (
         "reaction", "react", "reacted", "symptom", "hive", "swell", "swollen", "itch", "itchy", "rash", "welt",
@@ -326,7 +415,7 @@ THESAURUS: dict[str, tuple[str, ...]] = {
     ),
     "incident": ("incident", "reaction", "react", "reacted", "episode"),
     "symptom": ("symptom", "sick", "ill"),
-    "minor": ("minor", "mild", "mildly", "slight", "slightly", "little", "nothing major", "nothing serious"),
+    "minor": ("minor", "mild", "mildly", "slight", "slightly", "a little", "nothing major", "nothing serious"),
     "mild": ("mild", "mildly", "minor", "slight", "slightly", "nothing major", "nothing serious"),
     "discomfort": (
         "discomfort", "uncomfortable", "itchy", "itching", "itch", "tingle", "tingling", "queasy", "nausea",
@@ -355,7 +444,10 @@ THESAURUS: dict[str, tuple[str, ...]] = {
         "concern", "concerned", "worry", "worried", "afraid", "fear", "scared", "scary", "nervous", "anxious",
         "careful", "beware", "caution", "cautious", "risk", "risky", "not risk", "danger", "dangerous", "wary",
         "hesitant", "warning", "warn", "think twice", "avoid", "stay away", "staying away", "unsafe", "not come",
-        "not go", "not eat", "hurt", "harm", "matter of time", "not place", "steer clear",
+        "not go", "not eat", "hurt", "harm", "matter of time", "not place", "steer clear", "only imagine",
+        "not imagine", "imagine what", "what would happen", "what could happen", "could have happened",
+        "what if", "on edge", "terrified", "terrifying", "paranoid", "anxiety", "panic",
+        "gamble", "roulette", "accident waiting", "keep thinking", "heads up", "fair warning", "PSA",
     ),
     # sound (a second domain, so that non-food seeds get sensible cues too)
     "noise": ("noise", "noisy", "loud", "quiet", "sound", "music", "volume", "shout", "hear"),

@@ -26,6 +26,8 @@ from typing import Literal
 
 from dinecheck.extract.base import FieldSpec
 from dinecheck.extract.offline_cues import (
+    COMPANIONS,
+    ROLE_WORDS,
     STOPWORDS,
     SUBJECT_FIRST_PERSON,
     THESAURUS,
@@ -56,7 +58,7 @@ class Alt:
     words: tuple[str, ...]
     exact: tuple[bool, ...]  # True: compare the token's text case-sensitively (acronyms such as "ER")
     negated: bool  # the (first) word must occur negated
-    not_after_speaker: bool = False  # "~told": not right after "I"/"we" (the speaker's own act)
+    not_after_speaker: bool = False  # "~told": not right after "I"/"we" or a companion ("my friend told")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +66,7 @@ class Concept:
     key: str
     negative: bool
     alts: tuple[Alt, ...]
+    role: bool = False  # a participant ("staff", "customer"): names who, not what happened — never evidence alone
 
     @property
     def ident(self) -> tuple[str, bool]:
@@ -88,6 +91,22 @@ class Concept:
         return False
 
 
+def _speaker_or_companion(words: tuple[Token, ...], i: int) -> bool:
+    """Whether the speech act at ``i`` is the speaker's ("I told") or a companion's ("my coworker swears")."""
+    if words[i - 1].lower in SUBJECT_FIRST_PERSON:
+        return True
+    return any(w.lower in COMPANIONS for w in words[max(0, i - 2) : i])
+
+
+_OBJECTS = frozenset("me us him her them my".split())
+
+
+def _not_a_claim(words: tuple[Token, ...], i: int) -> bool:
+    """The speech act at ``i`` informs the staff ("she told them") or gives an instruction ("told me to")."""
+    nxt = [w.lower for w in words[i + 1 : i + 3]]
+    return (nxt[:1] == ["them"]) or (len(nxt) == 2 and nxt[0] in _OBJECTS and nxt[1] == "to")
+
+
 def _word_eq(tok: Token, word: str, exact: bool) -> bool:
     return tok.text == word if exact else tok.stem == word
 
@@ -99,8 +118,8 @@ def _alt_in(alt: Alt, words: tuple[Token, ...], realis: bool = False) -> bool:
             continue
         if realis and tok.irrealis:
             continue
-        if alt.not_after_speaker and i > 0 and words[i - 1].lower in SUBJECT_FIRST_PERSON:
-            continue
+        if alt.not_after_speaker and ((i > 0 and _speaker_or_companion(words, i)) or _not_a_claim(words, i)):
+            continue  # "I told", "my coworker swears", "she told them", "told me to …": no claim made to the speaker
         pos, ok = i, True
         for w, ex in zip(alt.words[1:], alt.exact[1:], strict=True):
             nxt = next(
@@ -141,6 +160,7 @@ def _thesaurus_index() -> dict[str, tuple[str, ...]]:
 
 
 _THES = _thesaurus_index()
+_ROLE_KEYS = frozenset(" ".join(a.words) for w in ROLE_WORDS if (a := _alt_from_text(w)) is not None)
 
 
 def _concept(words_text: str, negative: bool = False) -> Concept | None:
@@ -156,7 +176,7 @@ def _concept(words_text: str, negative: bool = False) -> Concept | None:
     alts = [base] + [a for a in (_alt_from_text(t) for t in alt_texts) if a is not None]
     if negative:  # "refused to accommodate": matches negated mentions (and explicit "not X" alternatives flip back)
         alts = [Alt(a.words, a.exact, not a.negated, a.not_after_speaker) for a in alts]
-    return Concept(key, negative, tuple(dict.fromkeys(alts)))
+    return Concept(key, negative, tuple(dict.fromkeys(alts)), key in _ROLE_KEYS)
 
 
 def _content_concepts(text: str) -> list[Concept]:
@@ -198,6 +218,7 @@ class ValueRule:
     name_concept: Concept | None
     perspective: Perspective | None = None
     distinctive: tuple[Concept, ...] = ()
+    required: tuple[Concept, ...] = ()  # emphasized (all-caps) words: must be evidenced near the firing sentence
 
     @property
     def concepts(self) -> tuple[Concept, ...]:
@@ -251,6 +272,11 @@ def _perspective(name: str, description: str) -> Perspective | None:
     return None
 
 
+def _is_emphasized(word: str) -> bool:
+    """An all-caps word longer than an acronym that is not a clause connective: "Staff CLAIMED safe"."""
+    return len(word) > 3 and word.isalpha() and word.isupper() and word not in ("AND", "BUT")
+
+
 def _compile_value(name: str, index: int, description: str) -> ValueRule:
     examples: list[Concept] = []
     for m in _QUOTE_RE.finditer(description):
@@ -281,6 +307,8 @@ def _compile_value(name: str, index: int, description: str) -> ValueRule:
         clauses.append(Clause(tuple(examples)))
     name_words = " ".join(w for w in re.split(r"[_\W]+", name) if w and w.lower() not in STOPWORDS)
     name_concept = _concept(name_words) if name_words and name.lower() not in NULL_NAMES else None
+    emphasized = {t.stem for t in tokenize(rest) if t.is_word and _is_emphasized(t.text)}
+    required = tuple(c for cl in clauses for c in cl.concepts if c.alts[0].words[0] in emphasized)
     return ValueRule(
         name=name,
         index=index,
@@ -290,6 +318,7 @@ def _compile_value(name: str, index: int, description: str) -> ValueRule:
         examples=tuple(examples),
         name_concept=name_concept,
         perspective=_perspective(name, description),
+        required=required,
     )
 
 
