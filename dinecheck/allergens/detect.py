@@ -52,35 +52,43 @@ def ingredient_findings(
     """The best ingredient finding per profile allergen (highest level, earliest span on a tie). Candidates are
     compared first and only the winners are built (their explanations are the costly part)."""
     best: dict[str, tuple[int, tuple[int, int], tuple]] = {}
-
-    def offer(code: str, level: RiskLevel, span: tuple[int, int], how: tuple) -> None:
-        cur = best.get(code)
-        if cur is None or level.rank > cur[0] or (level.rank == cur[0] and span < cur[1]):
-            best[code] = (level.rank, span, how)
-
+    paths_of = ontology.allergen_paths
     for res in resolutions:
         tok = res.token
-        if not res.matched:
+        span = tok.span
+        if not res.synonyms:
             if res.rule != "note":
                 for gram, syns in word_hints(tok.key, ontology):
                     for syn in syns:
-                        for path in ontology.allergen_paths(syn.canonical_id):
-                            if path.code in profile:
-                                level = path.level if path.level.rank < _POSSIBLE_RANK else RiskLevel.POSSIBLE
-                                offer(path.code, level, tok.span, ("unknown", res, gram, path, level, False))
+                        for path in paths_of(syn.canonical_id):
+                            code = path.code
+                            if code in profile:
+                                rank = _RANKS[path.level]
+                                level = path.level if rank < _POSSIBLE_RANK else RiskLevel.POSSIBLE
+                                rank = _RANKS[level]
+                                cur = best.get(code)
+                                if cur is None or rank > cur[0] or (rank == cur[0] and span < cur[1]):
+                                    best[code] = (rank, span, ("unknown", res, gram, path, level, False))
             continue
-        held = bool(capped) and any(a <= tok.span[0] and tok.span[1] <= b for a, b in capped)
+        held = bool(capped) and any(a <= span[0] and span[1] <= b for a, b in capped)
+        cap = res.rule == "segmented" or held  # a guessed reading, or an item of an absence claim: POSSIBLE at most
         for syn in res.synonyms:
-            for path in ontology.allergen_paths(syn.canonical_id):
-                if path.code not in profile:
+            for path in paths_of(syn.canonical_id):
+                code = path.code
+                if code not in profile:
                     continue
                 level = path.level
-                if (res.rule == "segmented" or held) and level.rank > _POSSIBLE_RANK:
-                    level = RiskLevel.POSSIBLE  # a guessed reading, or an item of an absence claim
-                offer(path.code, level, tok.span, ("ingredient", res, syn, path, level, held))
+                rank = _RANKS[level]
+                if cap and rank > _POSSIBLE_RANK:
+                    level = RiskLevel.POSSIBLE
+                    rank = _POSSIBLE_RANK
+                cur = best.get(code)
+                if cur is None or rank > cur[0] or (rank == cur[0] and span < cur[1]):
+                    best[code] = (rank, span, ("ingredient", res, syn, path, level, held))
     return [_build(*how) for _rank, _span, how in best.values()]
 
 
+_RANKS = {level: level.rank for level in RiskLevel}
 _POSSIBLE_RANK = RiskLevel.POSSIBLE.rank
 
 
@@ -124,10 +132,16 @@ def dedupe(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     best: dict[str, Finding] = {}
     for f in findings:
         cur = best.get(f.code)
-        if cur is None or f.level.rank > cur.level.rank or (f.level is cur.level and _pos(f) < _pos(cur)):
+        if cur is None:
             best[f.code] = f
-    order = {c: i for i, c in enumerate(ALLERGEN_CODES)}
-    return tuple(sorted(best.values(), key=lambda f: (-f.level.rank, order.get(f.code, 99))))
+            continue
+        rank, cur_rank = _RANKS[f.level], _RANKS[cur.level]
+        if rank > cur_rank or (f.level is cur.level and _pos(f) < _pos(cur)):
+            best[f.code] = f
+    return tuple(sorted(best.values(), key=lambda f: (-_RANKS[f.level], _ORDER.get(f.code, 99))))
+
+
+_ORDER = {c: i for i, c in enumerate(ALLERGEN_CODES)}
 
 
 def detect(

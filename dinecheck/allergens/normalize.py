@@ -32,7 +32,7 @@ matter ("ROASTED PEANUTS SUGAR" with a missing comma → PEANUT possible). A wor
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dinecheck.allergens.ontology import Ontology, Synonym
 from dinecheck.allergens.tokenize import Token, e_number_base
@@ -110,13 +110,26 @@ def _variants(key: str) -> Iterable[tuple[str, str]]:
                 yield " ".join((w, *words[1:])), "inflection"
 
 
+_Resolved = tuple[tuple[Synonym, ...], str | None, str | None]
+
+
 @dataclass(frozen=True, slots=True)
 class Memo:
-    """What is remembered for one ontology: key resolutions (``resolved``) and the tokenizer's item plans
-    (``plans``, see :func:`~dinecheck.allergens.tokenize.tokenize`)."""
+    """What is remembered for one ontology, each a pure function of a key: key resolutions (``resolved``), token
+    readings with the joined/segmented fallbacks (``readings``, ``readings_hyphenated``), whether a note names an
+    allergen (``notes``), word hints (``hints``) and the tokenizer's item plans (``plans``, see
+    :func:`~dinecheck.allergens.tokenize.tokenize`)."""
 
-    resolved: dict[str, tuple[tuple[Synonym, ...], str | None, str | None]]
-    plans: dict
+    resolved: dict[str, _Resolved] = field(default_factory=dict)
+    readings: dict[str, _Resolved] = field(default_factory=dict)
+    readings_hyphenated: dict[str, _Resolved] = field(default_factory=dict)
+    notes: dict[str, bool] = field(default_factory=dict)
+    hints: dict[str, tuple[tuple[str, tuple[Synonym, ...]], ...]] = field(default_factory=dict)
+    plans: dict = field(default_factory=dict)
+
+
+MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (memory stays bounded)
+MAX_MEMO_KEY = 256  # longer keys (rare, or hostile) are not remembered by the tables added for speed
 
 
 _MEMO: dict[int, tuple[object, Memo]] = {}
@@ -137,24 +150,24 @@ def memo_for(ontology: Ontology) -> Memo | None:
     if entry is None or entry[0] is not ontology.synonyms:
         if len(_MEMO) > 8:
             _MEMO.clear()
-        entry = (ontology.synonyms, Memo({}, {}))
+        entry = (ontology.synonyms, Memo())
         _MEMO[id(ontology)] = entry
     _LAST = (ontology, ontology.synonyms, entry[1])
     return entry[1]
 
 
-def _memo(ontology: Ontology) -> dict[str, tuple[tuple[Synonym, ...], str | None, str | None]] | None:
-    memo = memo_for(ontology)
-    return memo.resolved if memo is not None else None
-
-
 def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str | None, str | None]:
     """``(synonyms, matched_key, rule)`` for a lookup key; ``((), None, None)`` when nothing matches exactly."""
-    memo = _memo(ontology)
+    last = _LAST
+    if last[0] is ontology and last[1] is ontology.synonyms:
+        memo = last[2].resolved
+    else:
+        entry = memo_for(ontology)
+        memo = entry.resolved if entry is not None else None
     hit = memo.get(key) if memo is not None else None
     if hit is not None:
         return hit
-    result: tuple[tuple[Synonym, ...], str | None, str | None] = ((), None, None)
+    result: _Resolved = ((), None, None)
     found = ontology.synonyms.get(key)
     if found:
         result = (tuple(found), key, "exact")
@@ -164,7 +177,7 @@ def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str 
             if found:
                 result = (tuple(found), variant, rule)
                 break
-    if memo is not None and len(memo) < 200_000:
+    if memo is not None and len(memo) < MAX_MEMO:
         memo[key] = result
     return result
 
@@ -187,28 +200,52 @@ def is_known(key: str, ontology: Ontology) -> bool:
 def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, ...]:
     """Resolve every token that is not a note; notes are returned unresolved with rule ``"note"`` — unless a word of
     the note names an allergen-bearing ingredient, in which case it is resolved like any ingredient."""
+    memo = memo_for(ontology)
     out: list[Resolution] = []
     for tok in tokens:
+        key = tok.key
         if tok.role == "note":
-            if not _names_allergen(tok.key, ontology):
+            if memo is None:
+                names = _names_allergen(key, ontology)
+            else:
+                names = memo.notes.get(key)
+                if names is None:
+                    names = _names_allergen(key, ontology)
+                    if len(memo.notes) < MAX_MEMO and len(key) <= MAX_MEMO_KEY:
+                        memo.notes[key] = names
+            if not names:
                 out.append(Resolution(tok, (), None, "note"))
                 continue
             # a "note" that names an allergen ("origine arachides") is read as an ingredient: nothing hides one
-        syns, key, rule = resolve_key(tok.key, ontology)
-        if not syns and "-" in tok.text and " " in tok.key:  # a word hyphenated across a line: "Antioxidations-mittel"
-            joined = tok.key.replace(" ", "")
-            found = ontology.synonyms.get(joined)
-            if found:
-                out.append(Resolution(tok, tuple(found), joined, "joined"))
-                continue
-        if not syns and " " in tok.key:
-            parts = segment(tok.key, ontology)
-            if parts:
-                found = tuple(syn for part in parts for syn in resolve_key(part, ontology)[0])
-                out.append(Resolution(tok, found, " | ".join(parts), "segmented"))
-                continue
-        out.append(Resolution(tok, syns, key, rule))
+        hyphenated = "-" in tok.text
+        if memo is None:
+            out.append(Resolution(tok, *_reading(key, hyphenated, ontology)))
+            continue
+        table = memo.readings_hyphenated if hyphenated else memo.readings
+        reading = table.get(key)
+        if reading is None:
+            reading = _reading(key, hyphenated, ontology)
+            if len(table) < MAX_MEMO and len(key) <= MAX_MEMO_KEY:
+                table[key] = reading
+        out.append(Resolution(tok, *reading))
     return tuple(out)
+
+
+def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
+    """What a token key resolves to (``hyphenated``: the token text has a hyphen): the exact lookup and its controlled
+    rewrites, then the joined and segmented fallbacks."""
+    syns, matched, rule = resolve_key(key, ontology)
+    if not syns and hyphenated and " " in key:  # a word hyphenated across a line: "Antioxidations-mittel"
+        joined = key.replace(" ", "")
+        found = ontology.synonyms.get(joined)
+        if found:
+            return tuple(found), joined, "joined"
+    if not syns and " " in key:
+        parts = segment(key, ontology)
+        if parts:
+            found = tuple(syn for part in parts for syn in resolve_key(part, ontology)[0])
+            return found, " | ".join(parts), "segmented"
+    return syns, matched, rule
 
 
 def _names_allergen(key: str, ontology: Ontology) -> bool:
@@ -254,6 +291,18 @@ MAX_HINT_WORDS = 300  # a longer unknown token is VERIFY anyway; hints stop ther
 def word_hints(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[Synonym, ...]], ...]:
     """Whole-word n-grams (up to :data:`MAX_HINT_GRAM` words, never the whole key) of an unresolved key that resolve
     exactly, longest first and non-overlapping."""
+    memo = memo_for(ontology)
+    if memo is None:
+        return _word_hints(key, ontology)
+    hints = memo.hints.get(key)
+    if hints is None:
+        hints = _word_hints(key, ontology)
+        if len(memo.hints) < MAX_MEMO and len(key) <= MAX_MEMO_KEY:
+            memo.hints[key] = hints
+    return hints
+
+
+def _word_hints(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[Synonym, ...]], ...]:
     words = key.split(" ")[:MAX_HINT_WORDS]
     covered = [False] * len(words)
     out: list[tuple[str, tuple[Synonym, ...]]] = []
