@@ -4,8 +4,10 @@
    per field, the false-positive rate on ``none``-labelled reviews and the hits on the few positives — over the
    recorded reviews that pass the G1a-v2 keyword filter (lower-cased substring of any seed keyword) and over all.
 2. On the hand-labelled set ``tests/fixtures/offline_labelled.jsonl``: per-value precision and recall, separately for
-   the tuned part and the held-out part (every 4th line, never used while designing the cues); and on the second,
-   harder batch ``tests/fixtures/offline_fresh.jsonl`` (see docs/offline_extractor.md for its history).
+   the tuned part and the held-out part (every 4th line, never used while designing the cues); on the second,
+   harder batch ``tests/fixtures/offline_fresh.jsonl``; and on the third batch ``tests/fixtures/offline_fresh2.jsonl``
+   split into its tuned half (odd lines) and its held-out half (even lines, never used for tuning) — see
+   docs/offline_extractor.md for the history of each set.
 3. Throughput (best of 3 runs) over every review of the dataset, next to a naive baseline measured in the same run
    (a bag-of-words matcher: a value fires when any content word of its description occurs in the review), whose
    accuracy is printed beside the offline extractor's for comparison.
@@ -29,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "g1a_allergy"
 DEFAULT_LABELLED = ROOT / "tests" / "fixtures" / "offline_labelled.jsonl"
 DEFAULT_FRESH = ROOT / "tests" / "fixtures" / "offline_fresh.jsonl"
+DEFAULT_FRESH2 = ROOT / "tests" / "fixtures" / "offline_fresh2.jsonl"
 
 ROUNDS = 3
 Labeller = Callable[[Sequence[FieldSpec], Sequence[ReviewInput]], list[ExtractionResult]]
@@ -118,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="g1a_allergy data directory")
     ap.add_argument("--labelled", type=Path, default=DEFAULT_LABELLED, help="hand-labelled JSONL set")
     ap.add_argument("--fresh", type=Path, default=DEFAULT_FRESH, help="second, harder hand-labelled batch")
+    ap.add_argument("--fresh2", type=Path, default=DEFAULT_FRESH2, help="third batch: odd lines tuned, even held out")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     args = ap.parse_args(argv)
 
@@ -158,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
         "held_out": [it for i, it in enumerate(items, 1) if i % 4 == 0],
         "fresh": read_jsonl(args.fresh),
     }
+    fresh2 = read_jsonl(args.fresh2)
+    parts["fresh2_tuned"] = fresh2[0::2]  # lines 1, 3, 5, …
+    parts["fresh2_held_out"] = fresh2[1::2]  # lines 2, 4, 6, …
     for name, fn in labellers.items():
         report["labelled"][name] = {}
         for pname, part in parts.items():

@@ -10,9 +10,11 @@ How a review is labelled (see ``docs/offline_extractor.md``):
    people and speaker attitude (:mod:`~dinecheck.extract.offline_cues`).
 2. A *content* value fires in a sentence that holds one of the value's distinctive concepts outside irrealis clauses
    when its window (the sentence ± :data:`WINDOW` sentences) mentions the domain and the field's topic (a listed
-   example suffices for the topic) and evidences every clause of the description, with at least as many distinctive
-   concepts as the description has clauses. Of the values that fire, the one with most distinctive concepts wins;
-   ties go to the value declared later.
+   example suffices for the topic) and evidences every clause of the description (and every emphasized word), with
+   at least as many distinctive concepts as the description has clauses; participant words ("customer") are no
+   evidence. A clause concept that is another content field's topic is also evidenced where that field fired (a
+   second pass: "customer still had reaction" ← the field about reactions found stomach cramps). Of the values that
+   fire, the one with most distinctive concepts wins; ties go to the value declared later.
 3. A *perspective* field (values about who experienced something) looks at the *events*: sentences where a related
    field fired or its own topic is mentioned. Reported speech or an anonymous third party → the "reported" value;
    otherwise → the "self" value; no event but a concern voiced near the domain → the "irrealis" value.

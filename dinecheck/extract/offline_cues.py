@@ -11,9 +11,16 @@ Nothing here knows about any seed, field or value name. It owns:
   speech ("figuratively");
 * sentence flags: first-person speakers, reported speech, third-party experiencers, and "speaker attitude"
   (the speaker or the reader is the subject, an imperative, reported or irrealis — where a *concern* can be voiced);
+* word sense: "reaction" in its emotional sense ("my first reaction was shock", "my reaction? Pure joy") gets a stem
+  of its own (:data:`FIGURATIVE_STEM`); "he wouldn't / the manager won't" is a refusal, not a hypothesis;
+* :data:`ROLE_WORDS` (participants such as "staff", "customer") and :data:`COMPANIONS` (people the speaker knows,
+  whose speech acts are reports, not claims);
 * :data:`THESAURUS`, a small table of everyday English synonyms and hyponyms keyed by plain words that may appear in
-  value descriptions ("staff" → server, waiter …; "medication" → antihistamine …). Entries starting with
-  ``not `` match a *negated* occurrence of the word ("not care" matches "didn't care").
+  value descriptions ("staff" → server, waiter …; "medication" → antihistamine …; "allergy" → celiac, "dairy-free",
+  "can't have gluten", "asked about shellfish" …). Entries starting with ``not `` match a *negated* occurrence of the
+  word ("not care" matches "didn't care"); entries starting with ``~`` are speech acts that do not count when the
+  speaker or a companion performs them ("I told", "my friend swears") or when they inform the staff or instruct
+  ("she told them", "told me to").
 
 All work is linear in the text length; the text is cut at :data:`MAX_TEXT_CHARS`.
 """
@@ -71,7 +78,11 @@ _SPEECH_VERBS = frozenset(
     "said say says told tell assured assure promised promise insisted swore claimed guaranteed confirmed".split()
 )
 _ELSEWHERE_DET = frozenset({"another", "different", "other"})
-_REFUSERS = frozenset({"he", "she", "they", "and"})  # subjects (or a coordinated clause) of a refusal
+# subjects after which "wouldn't"/"won't" is a hypothesis or a forecast ("I wouldn't risk it", "it won't be
+# safe"); after anyone else ("he", "the manager", "… and") it reports a refusal
+_NON_REFUSERS = frozenset(
+    "i we you it that this there which what who i'd we'd you'd it's that's one anyone anybody someone".split()
+)
 _PLACE_NOUNS = frozenset({"place", "restaurant", "spot", "location", "branch", "restaurants", "places"})
 
 FIRST_PERSON = frozenset("i me my mine myself we us our ours ourselves i'm i've i'd i'll we're we've we'd".split())
@@ -220,8 +231,8 @@ def _irrealis_cue(words: list[Token], i: int) -> str | None:
         prev = {t.lower for t in words[max(0, i - 4) : i]}
         if w in ("would", "wouldn't", "won't") and _SPEECH_VERBS & prev:
             return None  # "she said it would be safe": reported future, not a hypothesis
-        if w in ("wouldn't", "won't") and i > 0 and words[i - 1].lower in _REFUSERS:
-            return None  # "he wouldn't tell me", "… and won't change it": a refusal that happened
+        if w in ("wouldn't", "won't") and i > 0 and words[i - 1].lower not in _NON_REFUSERS:
+            return None  # "he wouldn't tell me", "the manager won't change it": a refusal that happened
         return "clause"
     if w in _PAIR_FIRST and i + 1 < len(words) and (w, words[i + 1].lower) in _IRREALIS_PAIRS:
         return "clause"
@@ -367,9 +378,9 @@ THESAURUS: dict[str, tuple[str, ...]] = {
     "child": ("child", "kid", "son", "daughter", "baby", "toddler"),
     # communication
     "ask": ("ask", "inquire", "check", "double check", "confirm", "verify", "question"),
-    "claim": (  # "~": not when the speaker is the subject ("I told the waiter" is no claim by the staff)
-        "claim", "~assure", "~promise", "~swear", "~swore", "~sworn", "~insisted", "~guarantee", "~guaranteed", "~confirm", "~said",
-        "~told", "~tell", "~say",
+    "claim": (  # "~": not by the speaker or a companion ("I told the waiter", "my friend swears": no staff claim)
+        "claim", "~assure", "~promise", "~swear", "~swore", "~sworn", "~insisted", "~guarantee", "~guaranteed",
+        "~confirm", "~said", "~told", "~tell", "~say",
     ),
     "interaction": ("interaction", "interact", "talk", "speak", "spoke", "explain", "discuss"),
     # service outcomes
@@ -381,8 +392,8 @@ THESAURUS: dict[str, tuple[str, ...]] = {
         "leave off", "take seriously", "took seriously", "cater", "special", "flag", "patient", "sweet", "kind",
         "understanding", "gracious", "reassure", "attentive", "not fuss", "not blink", "ingredient list",
         "allergen menu", "allergen chart", "allergen list", "binder", "recipe", "came to the table", "go over",
-        "went over", "answered", "dedicated", "change gloves", "changed gloves", "fresh gloves",
-        "clean pan",
+        "went over", "answered", "dedicated", "adapt", "talk through", "change gloves", "changed gloves",
+        "fresh gloves", "clean pan",
     ),
     "success": (
         "success", "successfully", "perfect", "perfectly", "great", "happy", "loved", "thoughtful", "appreciated",
@@ -400,8 +411,8 @@ THESAURUS: dict[str, tuple[str, ...]] = {
         "unhelpful", "impatient", "snapped", "snippy", "snarky", "sarcastic",
     ),
     "refuse": (
-        "refuse", "refused", "decline", "declined", "not accommodate", "not help", "not tell", "not check",
-        "not make", "not change", "not modify", "not substitute", "not willing", "not do substitutions",
+        "refuse", "refused", "decline", "declined", "not accommodate", "~not help", "~not tell", "~not check",
+        "~not make", "~not change", "~not modify", "~not substitute", "not willing", "not do substitutions",
     ),
     "safe": ("safe", "free", "not contain", "not have", "fine"),
     # health
@@ -446,7 +457,7 @@ THESAURUS: dict[str, tuple[str, ...]] = {
         "hesitant", "warning", "warn", "think twice", "avoid", "stay away", "staying away", "unsafe", "not come",
         "not go", "not eat", "hurt", "harm", "matter of time", "not place", "steer clear", "only imagine",
         "not imagine", "imagine what", "what would happen", "what could happen", "could have happened",
-        "what if", "on edge", "terrified", "terrifying", "paranoid", "anxiety", "panic",
+        "what if", "on edge", "dread", "terrified", "terrifying", "paranoid", "anxiety", "panic",
         "gamble", "roulette", "accident waiting", "keep thinking", "heads up", "fair warning", "PSA",
     ),
     # sound (a second domain, so that non-food seeds get sensible cues too)

@@ -10,6 +10,8 @@ From each value *description* alone (plus the value name) it derives:
 * the **null value** — named ``none`` (or ``no``/``null``/…) or whose description starts with a negation
   ("No …", "Not mentioned"); its remaining words are the field's **topic**;
 * **distinctive** concepts — those of a value that neither the field's topic nor any sibling value share;
+  participant concepts ("staff", "customer") name who took part and never evidence a clause on their own;
+* **required** concepts — words the description emphasizes in capitals ("Staff CLAIMED safe") must be evidenced;
 * **perspective** values — descriptions that speak of reports/hearsay ("heard", "told"), of concerns/hypotheses, or
   of personal experience ("I", "my", "personal") make the field a *perspective* field that qualifies the events found
   by the other fields instead of matching content words;
@@ -93,12 +95,16 @@ class Concept:
 
 def _speaker_or_companion(words: tuple[Token, ...], i: int) -> bool:
     """Whether the speech act at ``i`` is the speaker's ("I told") or a companion's ("my coworker swears")."""
-    if words[i - 1].lower in SUBJECT_FIRST_PERSON:
+    j = i - 1
+    while j > 0 and i - j < 4 and (words[j].lower in _AUXILIARIES or words[j].lower.endswith("n't")):
+        j -= 1  # "I didn't tell", "we never even asked"
+    if words[j].lower in SUBJECT_FIRST_PERSON:
         return True
     return any(w.lower in COMPANIONS for w in words[max(0, i - 2) : i])
 
 
 _OBJECTS = frozenset("me us him her them my".split())
+_AUXILIARIES = frozenset("did do not never even just also really already had have could would".split())
 
 
 def _not_a_claim(words: tuple[Token, ...], i: int) -> bool:
@@ -362,5 +368,14 @@ def compile_rules(specs: Sequence[FieldSpec]) -> Rules:
     if not domain and len(fields) == 1:
         domain = fields[0].topic
     domain_ids = {c.ident for c in domain}
-    gated = tuple(replace(f, gate=tuple(c for c in f.topic if c.ident not in domain_ids) or f.topic) for f in fields)
-    return Rules(gated, domain)
+    gated = []
+    for f in fields:
+        beyond_domain = tuple(c for c in f.topic if c.ident not in domain_ids) or f.topic
+        gated.append(replace(f, gate=tuple(_any_polarity(c) for c in beyond_domain)))
+    return Rules(tuple(gated), domain)
+
+
+def _any_polarity(c: Concept) -> Concept:
+    """The concept matching negated mentions too: "nobody on *staff* cared" still talks about the staff."""
+    flipped = tuple(Alt(a.words, a.exact, not a.negated, a.not_after_speaker) for a in c.alts)
+    return replace(c, alts=tuple(dict.fromkeys(c.alts + flipped)))

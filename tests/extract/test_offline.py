@@ -15,13 +15,16 @@ from hypothesis import strategies as st
 from dinecheck.extract.base import Extractor, FieldSpec, ReviewInput
 from dinecheck.extract.factory import make_extractor
 from dinecheck.extract.offline import OfflineExtractor, label_review
-from dinecheck.extract.offline_cues import MAX_TEXT_CHARS, split_sentences, stem, tokenize
+from dinecheck.extract.offline_cues import FIGURATIVE_STEM, MAX_TEXT_CHARS, split_sentences, stem, tokenize
 from dinecheck.extract.offline_rules import compile_rules, is_null_value
 from tests.conftest import shared_file
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ITEMS = [json.loads(x) for x in (FIXTURES / "offline_labelled.jsonl").read_text(encoding="utf-8").splitlines()]
 FRESH = [json.loads(x) for x in (FIXTURES / "offline_fresh.jsonl").read_text(encoding="utf-8").splitlines()]
+FRESH2 = [json.loads(x) for x in (FIXTURES / "offline_fresh2.jsonl").read_text(encoding="utf-8").splitlines()]
+FRESH2_TUNED = FRESH2[0::2]  # odd lines: used for tuning
+FRESH2_HELD_OUT = FRESH2[1::2]  # even lines: never used for tuning
 TUNED = [it for i, it in enumerate(ITEMS, 1) if i % 4 != 0]
 HELD_OUT = [it for i, it in enumerate(ITEMS, 1) if i % 4 == 0]
 
@@ -214,9 +217,9 @@ def test_service_and_price_seed_without_a_shared_domain() -> None:
 def test_labels_do_not_depend_on_hash_seed() -> None:
     code = (
         "import json, sys; sys.path.insert(0, '.');"
-        "from tests.extract.test_offline import G1A_FIELDS, ITEMS, FRESH, _inputs;"
+        "from tests.extract.test_offline import G1A_FIELDS, ITEMS, FRESH, FRESH2, _inputs;"
         "from dinecheck.extract.offline import OfflineExtractor;"
-        "r = OfflineExtractor().extract(G1A_FIELDS, _inputs(ITEMS + FRESH));"
+        "r = OfflineExtractor().extract(G1A_FIELDS, _inputs(ITEMS + FRESH + FRESH2));"
         "print(json.dumps([(x.values, {k: e.quote for k, e in x.evidence.items()}) for x in r]))"
     )
     root = Path(__file__).resolve().parents[2]
@@ -241,6 +244,8 @@ def test_compiled_g1a_rules_come_from_descriptions() -> None:
     negative = saf.values[1]
     assert ("accommodat", True) in {c.ident for c in negative.distinctive}  # "refused to accommodate"
     assert [len(v.clauses) for v in saf.values] == [2, 1, 2]  # AND / BUT split the descriptions
+    assert [[c.key for c in v.required] for v in saf.values] == [[], [], ["claim"]]  # "Staff CLAIMED safe"
+    assert [c.key for c in saf.values[2].distinctive if c.role] == ["customer"]  # a participant, not evidence
 
 
 # --- language cues -----------------------------------------------------------------------------------------------
@@ -288,6 +293,23 @@ def test_irrealis_is_marked_per_clause() -> None:
     assert len(_irrealis_words("This gave me hives, figuratively speaking.")) == 6
 
 
+def test_emotional_reaction_gets_its_own_stem() -> None:
+    def stems(text: str) -> list[str]:
+        return [t.stem for s in split_sentences(text) for t in s.words if t.lower.startswith("react")]
+
+    assert stems("My first reaction when the bill came was pure shock.") == [FIGURATIVE_STEM]
+    assert stems("Their reaction was total disbelief.") == [FIGURATIVE_STEM]
+    assert stems("My reaction to the first sip? Pure joy.") == [FIGURATIVE_STEM]
+    assert stems("I had a reaction and went into anaphylactic shock.") == ["react"]
+    assert stems("I had a reaction? Yes, hives.") == ["react"]
+
+
+def test_refusal_with_wont_is_an_event_not_a_hypothesis() -> None:
+    assert _irrealis_words("The waiter wouldn't tell me, and won't change it.") == set()
+    assert _irrealis_words("I wouldn't risk it.") == {"i", "wouldn't", "risk", "it"}
+    assert _irrealis_words("It won't be safe.") == {"it", "won't", "be", "safe"}
+
+
 def test_stemmer() -> None:
     assert {stem(w) for w in ("allergy", "allergies", "allergic", "allergens")} == {"allerg"}
     assert stem("accommodating") == stem("accommodated") == stem("accommodation") == "accommodat"
@@ -308,6 +330,33 @@ def test_labels_on_specific_language_phenomena() -> None:
         "none", "hypothetical", "secondhand", "firsthand", "none", "none", "hypothetical",
     ]  # fmt: skip
     assert [g["incident_severity"] for g in got] == ["none", "none", "moderate", "moderate", "none", "none", "none"]
+
+
+def test_labels_on_avoidance_claims_and_participants() -> None:
+    got = _label(G1A_FIELDS, [
+        "My first reaction when the check came was pure shock. The nut brown ale was fine though.",
+        "Dairy-free here: the staff checked every sauce with the chef and we had zero problems.",
+        "The pesto the waiter swore was nut-free left me with stomach cramps all night.",
+        "My friend swears the satay gave her hives, even though she told them about her peanut allergy.",
+        "The waiter was friendly, but the nut-free cookie gave me hives; I have a peanut allergy.",
+        "Felt queasy after the satay because of my peanut allergy. I did not tell the staff, so that is on me.",
+        "After reading about a kid who needed an EpiPen here, I am staying away with my peanut allergy.",
+        "The manager wouldn't change anything for my sesame allergy.",
+        "I can't imagine bringing my son with a nut allergy here.",
+        "Customers here are lovely. I have a nut allergy and the waiter told us the cake was safe.",
+    ])  # fmt: skip
+    assert [tuple(g.values()) for g in got] == [
+        ("none", "none", "none"),  # emotional "reaction"
+        ("none", "none", "positive"),  # "dairy-free" names the domain without the word allergy
+        ("mild", "firsthand", "betrayal"),  # the reaction clause is evidenced by the severity field's finding
+        ("moderate", "secondhand", "none"),  # the friend's "swears" and "she told them" are no staff claim
+        ("moderate", "firsthand", "none"),  # "nut-free" without anyone CLAIMING it
+        ("mild", "firsthand", "none"),  # the speaker's own "did not tell" is no refusal by the staff
+        ("severe", "secondhand", "none"),  # "reading about" reports
+        ("none", "none", "negative"),  # a refusal that happened
+        ("none", "hypothetical", "none"),  # dread
+        ("none", "none", "none"),  # "customers" alone evidences no reaction
+    ]
 
 
 # --- robustness (untrusted input) ------------------------------------------------------------------------------
@@ -370,23 +419,13 @@ def _prf(items: list[dict]) -> dict[tuple[str, str], tuple[float | None, float |
     return out
 
 
-# minimum (precision, recall) per value, as measured on 2026-11-25 (see docs/offline_extractor.md)
+# minimum (precision, recall) per value, as measured on 2026-11-25 after the fresh2 tuning (see
+# docs/offline_extractor.md); floors only ever go up
+PERFECT = {(f.name, v): (1.0, 1.0) for f in G1A_FIELDS for v in f.values}
 TUNED_FLOOR = {
-    ("incident_severity", "none"): (0.95, 1.0), ("incident_severity", "mild"): (1.0, 0.75),
-    ("incident_severity", "moderate"): (1.0, 1.0), ("incident_severity", "severe"): (1.0, 1.0),
-    ("account_type", "none"): (0.94, 1.0), ("account_type", "firsthand"): (1.0, 0.91),
-    ("account_type", "secondhand"): (1.0, 1.0), ("account_type", "hypothetical"): (1.0, 1.0),
-    ("safety_interaction", "none"): (0.95, 1.0), ("safety_interaction", "positive"): (1.0, 0.83),
-    ("safety_interaction", "negative"): (1.0, 1.0), ("safety_interaction", "betrayal"): (1.0, 1.0),
+    **PERFECT, ("safety_interaction", "none"): (0.95, 1.0), ("safety_interaction", "positive"): (1.0, 0.83),
 }  # fmt: skip
-HELD_OUT_FLOOR = {
-    ("incident_severity", "none"): (1.0, 1.0), ("incident_severity", "mild"): (1.0, 1.0),
-    ("incident_severity", "moderate"): (1.0, 1.0), ("incident_severity", "severe"): (1.0, 1.0),
-    ("account_type", "none"): (1.0, 1.0), ("account_type", "firsthand"): (1.0, 1.0),
-    ("account_type", "secondhand"): (1.0, 1.0), ("account_type", "hypothetical"): (1.0, 1.0),
-    ("safety_interaction", "none"): (0.88, 0.88), ("safety_interaction", "positive"): (1.0, 1.0),
-    ("safety_interaction", "negative"): (None, 0.0), ("safety_interaction", "betrayal"): (0.5, 1.0),
-}  # fmt: skip
+HELD_OUT_FLOOR = dict(PERFECT)
 
 
 @pytest.mark.parametrize(("items", "floor"), [(TUNED, TUNED_FLOOR), (HELD_OUT, HELD_OUT_FLOOR)], ids=["tuned", "held"])
@@ -404,21 +443,45 @@ def test_precision_recall_do_not_regress(items: list[dict], floor: dict) -> None
 # reviews 29–52 1.00 / 0.79 / 0.71, reviews 53–60 1.00 / 1.00 / 0.88 (not tuned on); reviews 1–52 were used for
 # tuning afterwards, so these floors are development numbers
 FRESH_FLOOR = {
-    ("incident_severity", "none"): (0.92, 1.0), ("incident_severity", "mild"): (1.0, 0.66),
-    ("incident_severity", "moderate"): (1.0, 1.0), ("incident_severity", "severe"): (1.0, 0.88),
-    ("account_type", "none"): (0.78, 1.0), ("account_type", "firsthand"): (1.0, 0.86),
-    ("account_type", "secondhand"): (1.0, 0.9), ("account_type", "hypothetical"): (1.0, 0.6),
-    ("safety_interaction", "none"): (0.83, 0.93), ("safety_interaction", "positive"): (0.87, 0.63),
-    ("safety_interaction", "negative"): (1.0, 0.75), ("safety_interaction", "betrayal"): (0.77, 0.87),
+    **PERFECT, ("account_type", "none"): (0.92, 1.0), ("account_type", "hypothetical"): (1.0, 0.8),
+    ("safety_interaction", "none"): (0.88, 0.93), ("safety_interaction", "positive"): (0.88, 0.72),
+    ("safety_interaction", "negative"): (1.0, 0.87), ("safety_interaction", "betrayal"): (0.88, 1.0),
+}  # fmt: skip
+
+# the third batch (40 reviews, tests/fixtures/offline_fresh2.jsonl), measured once before any change it prompted:
+# accuracy 0.88 / 0.62 / 0.47 (odd lines 0.95 / 0.75 / 0.55, even lines 0.80 / 0.50 / 0.40). Then only the odd
+# lines were used for tuning; the even lines are the held-out estimate.
+FRESH2_TUNED_FLOOR = dict(PERFECT)
+FRESH2_HELD_OUT_FLOOR = {
+    ("incident_severity", "none"): (0.9, 0.81), ("incident_severity", "mild"): (1.0, 1.0),
+    ("incident_severity", "moderate"): (0.75, 1.0), ("incident_severity", "severe"): (0.5, 0.5),
+    ("account_type", "none"): (0.75, 0.75), ("account_type", "firsthand"): (0.62, 0.83),
+    ("account_type", "secondhand"): (1.0, 0.66), ("account_type", "hypothetical"): (0.5, 0.33),
+    ("safety_interaction", "none"): (0.8, 0.88), ("safety_interaction", "positive"): (1.0, 1.0),
+    ("safety_interaction", "negative"): (1.0, 0.5), ("safety_interaction", "betrayal"): (0.5, 0.66),
 }  # fmt: skip
 
 
-def test_precision_recall_on_the_fresh_batch_do_not_regress() -> None:
-    got = _prf(FRESH)
-    for key, (p_min, r_min) in FRESH_FLOOR.items():
+@pytest.mark.parametrize(
+    ("items", "floor"),
+    [(FRESH, FRESH_FLOOR), (FRESH2_TUNED, FRESH2_TUNED_FLOOR), (FRESH2_HELD_OUT, FRESH2_HELD_OUT_FLOOR)],
+    ids=["fresh", "fresh2-tuned", "fresh2-held"],
+)
+def test_precision_recall_on_the_fresh_batches_do_not_regress(items: list[dict], floor: dict) -> None:
+    got = _prf(items)
+    assert set(got) == set(floor)
+    for key, (p_min, r_min) in floor.items():
         p, r = got[key]
         assert p is not None and p >= p_min, (key, p)
         assert r is not None and r >= r_min, (key, r)
+
+
+def test_fresh2_is_balanced_between_its_halves() -> None:
+    assert len(FRESH2) == 40 and len({it["review_id"] for it in FRESH2}) == 40
+    assert not {it["review_id"] for it in FRESH2} & {it["review_id"] for it in ITEMS + FRESH}
+    for f in G1A_FIELDS:
+        for half in (FRESH2_TUNED, FRESH2_HELD_OUT):
+            assert {it["labels"][f.name] for it in half} == set(f.values)
 
 
 def test_labelled_set_covers_every_value_and_is_large_enough() -> None:
@@ -456,4 +519,4 @@ def test_g1a_false_positive_rate_and_positives(shared_data: Path) -> None:
                 assert r.values[name] == want
     assert filtered == 253
     assert fp == {"incident_severity": 0, "account_type": 2, "safety_interaction": 1}
-    assert all(fp[n] / none[n] <= 0.05 for n in fp)
+    assert all(fp[n] / none[n] <= 0.02 for n in fp)
