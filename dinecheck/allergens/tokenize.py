@@ -222,69 +222,11 @@ def _is_sep(s: str, i: int) -> bool:
     return False
 
 
-@dataclass
-class _Seg:
-    """A segment under construction: runs of own text (start, end) and child groups, in order."""
-
-    items: list  # of ("run", start, end) | ("group", list[_Seg])
-
-
 _DASH_CONJ = re.compile(r"(?:and|et|und|y|e|ou|or|&)\s", re.IGNORECASE)
 _SPECIAL = re.compile(r"[()\[\]{},.;\n\r•|!?\x1f\-–—]")
 # 1 opening bracket, 2 closing bracket, 3 hard separator, 4 separator only in context ("," "." dashes)
 _KIND = {**dict.fromkeys("([{", 1), **dict.fromkeys(")]}", 2), **dict.fromkeys(";\n\r•|!?\x1f", 3),
          **dict.fromkeys(",.-–—", 4)}  # fmt: skip
-
-
-def _parse(s: str) -> list[_Seg]:
-    """Split ``s`` into a tree of segments; brackets open child groups. Iterative, so deep nesting cannot recurse;
-    only the special characters are visited."""
-    root: list[_Seg] = []
-    stack: list[tuple[list[_Seg], _Seg]] = []  # (segments of the enclosing group, its current segment)
-    segs, cur = root, _Seg([])
-    last = 0  # start of the current run of own text
-
-    n = len(s)
-    for m in _SPECIAL.finditer(s):
-        i = m.start()
-        c = s[i]
-        kind = _KIND[c]
-        if kind == 1:  # an opening bracket
-            if len(stack) < MAX_DEPTH:
-                if i > last:
-                    cur.items.append(("run", last, i))
-                child: list[_Seg] = []
-                cur.items.append(("group", child))
-                stack.append((segs, cur))
-                segs, cur = child, _Seg([])
-                last = i + 1
-                continue
-        elif kind == 2:  # a closing bracket
-            if stack:
-                if i > last:
-                    cur.items.append(("run", last, i))
-                segs.append(cur)
-                segs, cur = stack.pop()
-                last = i + 1
-                continue
-        elif kind == 4:  # "," "." or a dash: separators only in context
-            if c == ",":
-                if 0 < i < n - 1 and s[i - 1].isdigit() and s[i + 1].isdigit():
-                    continue  # a decimal comma
-            elif not _is_sep(s, i):
-                continue  # a decimal point, an abbreviation, a hyphen inside a word: part of the run
-        if i > last:
-            cur.items.append(("run", last, i))
-        segs.append(cur)
-        cur = _Seg([])
-        last = i + 1
-    if len(s) > last:
-        cur.items.append(("run", last, len(s)))
-    segs.append(cur)
-    while stack:  # unclosed brackets run to the end of the text
-        segs, cur = stack.pop()
-        segs.append(cur)
-    return root
 
 
 def _strip_span(s: str, start: int, end: int) -> tuple[int, int]:
@@ -461,22 +403,48 @@ class _Builder:
                     out[n] = candidate
         return out
 
-    def segment(self, seg: _Seg, depth: int, parent: int | None) -> None:
-        # own text before the first child group is the parent; text after a group is a token of its own
-        pending: list[tuple[int, int]] = []
-        owner = parent
-        for item in seg.items:
-            if item[0] == "run":
-                pending.append((item[1], item[2]))
-                continue
-            if pending:
-                owner = self.own_text(pending[0][0], pending[-1][1], depth, parent)
-                pending = []
-            for child in item[1]:
-                self.segment(child, depth + 1, owner)
-            owner = parent if owner is None else owner
-        if pending:
-            self.own_text(pending[0][0], pending[-1][1], depth, parent)
+    def run(self) -> None:
+        """Split the text into segments and tokenise each as soon as it ends, in one pass over the special
+        characters. Brackets open child segments whose parent is the token of the text before the bracket; text that
+        follows a closing bracket in the same segment is a token of its own. Iterative, so deep nesting cannot
+        recurse."""
+        s = self.s
+        n = len(s)
+        stack: list[tuple[int, int | None, int | None]] = []  # enclosing segments: (depth, parent, owner)
+        depth, parent, owner = 0, None, None  # the current segment; ``owner`` is the parent of its next child group
+        last = 0  # start of the current run of own text
+        for m in _SPECIAL.finditer(s):
+            i = m.start()
+            c = s[i]
+            kind = _KIND[c]
+            if kind == 1:  # an opening bracket
+                if len(stack) < MAX_DEPTH:
+                    if i > last:  # the text before the bracket is the parent of what the brackets hold
+                        owner = self.own_text(last, i, depth, parent)
+                    stack.append((depth, parent, parent if owner is None else owner))
+                    depth, parent = depth + 1, owner
+                    owner = parent
+                    last = i + 1
+                    continue
+            elif kind == 2:  # a closing bracket
+                if stack:
+                    if i > last:
+                        self.own_text(last, i, depth, parent)
+                    depth, parent, owner = stack.pop()
+                    last = i + 1
+                    continue
+            elif kind == 4:  # "," "." or a dash: separators only in context
+                if c == ",":
+                    if 0 < i < n - 1 and s[i - 1].isdigit() and s[i + 1].isdigit():
+                        continue  # a decimal comma
+                elif not _is_sep(s, i):
+                    continue  # a decimal point, an abbreviation, a hyphen inside a word: part of the run
+            if i > last:  # a separator (or a bracket beyond MAX_DEPTH / unmatched): the segment ends
+                self.own_text(last, i, depth, parent)
+            owner = parent
+            last = i + 1
+        if n > last:
+            self.own_text(last, n, depth, parent)
 
     def own_text(self, start: int, end: int, depth: int, parent: int | None) -> int | None:
         """Class names before colons, then conjunction parts; returns the index of the last token emitted. The plan
@@ -567,6 +535,5 @@ def tokenize(
     if "(" in s:  # E150(d) → "E150 d " (same length, so spans stay valid)
         s = _E_SUBLETTER.sub(lambda m: f"{m.group(1)} {m.group(2)} ", s, timeout=_TIMEOUT)
     builder = _Builder(s, known, keeps, plans)
-    for seg in _parse(s):
-        builder.segment(seg, 0, None)
+    builder.run()
     return tuple(builder.tokens)
