@@ -117,8 +117,8 @@ _Resolved = tuple[tuple[Synonym, ...], str | None, str | None]
 class Memo:
     """What is remembered for one ontology, each a pure function of a key: key resolutions (``resolved``), token
     readings with the joined/segmented fallbacks (``readings``, ``readings_hyphenated``), whether a note names an
-    allergen (``notes``), word hints (``hints``) and the tokenizer's item plans (``plans``, see
-    :func:`~dinecheck.allergens.tokenize.tokenize`)."""
+    allergen (``notes``), word hints (``hints``), the tokenizer's item plans (``plans``, see
+    :func:`~dinecheck.allergens.tokenize.tokenize`) and the phrase stage's list readings."""
 
     resolved: dict[str, _Resolved] = field(default_factory=dict)
     readings: dict[str, _Resolved] = field(default_factory=dict)
@@ -126,6 +126,8 @@ class Memo:
     notes: dict[str, bool] = field(default_factory=dict)
     hints: dict[str, tuple[tuple[str, tuple[Synonym, ...]], ...]] = field(default_factory=dict)
     plans: dict = field(default_factory=dict)
+    phrase_lists: dict = field(default_factory=dict)  # risk-phrase list text → what it names (:mod:`phrases`)
+    mentions: dict[str, bool] = field(default_factory=dict)  # text → whether it names an allergen (:mod:`phrases`)
 
 
 MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (memory stays bounded)

@@ -41,13 +41,16 @@ new line, a closing bracket it is inside of) or the next chosen phrase — that 
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import ahocorasick
 import regex
 
-from dinecheck.allergens.normalize import resolve_key, word_hints
+from dinecheck.allergens.normalize import MAX_MEMO, MAX_MEMO_KEY, memo_for, resolve_key, word_hints
 from dinecheck.allergens.ontology import Ontology, RiskLevel, RiskPhrase
 from dinecheck.allergens.text import fold_accents, lookup_key
 from dinecheck.allergens.tokenize import MAX_LABEL_CHARS, canonical_key
@@ -195,34 +198,55 @@ _FOLD_TABLE = _FoldTable()
 def fold_with_map(text: str) -> tuple[str, list[int] | None]:
     """The text in lookup-key form plus, per output character, the index of the raw character it came from (None
     when the two are aligned one to one). Runs of spaces collapse to one."""
+    table = _FOLD_TABLE
     if text.isascii():
         folded = text.lower().translate(_ASCII_TABLE)
         if "  " not in folded:
             return folded, None
-    else:
-        folded = text.translate(_FOLD_TABLE)
-        if "  " not in folded and _FOLD_TABLE.uneven.isdisjoint(text):
+        return _collapse(text.translate(table), None)
+    folded = text.translate(table)  # fills the table (and its ``uneven`` set) for new characters
+    if table.uneven.isdisjoint(text):
+        if "  " not in folded:
             return folded, None
-    chars: list[str] = []
+        return _collapse(folded, None)
+    # characters folding to zero or several characters: each output character maps back to the one it came from
     index: list[int] = []
-    table = _FOLD_TABLE
-    prev = ""
-    for i, ch in enumerate(text):
-        folded_ch = table[ord(ch)]
-        if len(folded_ch) == 1:
-            if folded_ch == " " and prev == " ":
-                continue
-            chars.append(folded_ch)
-            index.append(i)
-            prev = folded_ch
-            continue
-        for c in folded_ch:
-            if c == " " and prev == " ":
-                continue
-            chars.append(c)
-            index.append(i)
-            prev = c
-    return "".join(chars), index
+    kept = 0
+    for m in _uneven_pattern().finditer(text):
+        i = m.start()
+        index.extend(range(kept, i))
+        index.extend([i] * len(table[ord(text[i])]))
+        kept = i + 1
+    index.extend(range(kept, len(text)))
+    return _collapse(folded, index)
+
+
+_SPACE_RUN = re.compile(" {2,}")  # one repeated character: the standard ``re`` cannot backtrack on it
+_UNEVEN: list = [0, None]  # (size of the fold table's ``uneven`` set, a character class of it)
+
+
+def _uneven_pattern() -> re.Pattern[str]:
+    """A character class of the characters that do not fold one to one (rebuilt when the set grows)."""
+    uneven = _FOLD_TABLE.uneven
+    size, pattern = _UNEVEN
+    if pattern is None or size != len(uneven):
+        chars = sorted(set(uneven))
+        pattern = re.compile("[" + "".join(re.escape(c) for c in chars) + "]")
+        _UNEVEN[:] = [len(chars), pattern]
+    return pattern
+
+
+def _collapse(folded: str, index: list[int] | None) -> tuple[str, list[int]]:
+    """Collapse each run of spaces of ``folded`` to its first space; ``index`` maps ``folded`` back to the raw text
+    (None: one to one)."""
+    out: list[int] = []
+    kept = 0
+    for m in _SPACE_RUN.finditer(folded):
+        end = m.start() + 1
+        out.extend(range(kept, end) if index is None else index[kept:end])
+        kept = m.end()
+    out.extend(range(kept, len(folded)) if index is None else index[kept:])
+    return _SPACE_RUN.sub(" ", folded), out
 
 
 # --------------------------------------------------------------------------------------------------- the matcher
@@ -340,14 +364,37 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
                 j = t.find(pat.tail, j + 1, limit)
             if j != -1:
                 out.append(_Cand(s, j + len(pat.tail), e, j, "risk", pat.phrase, len(head) + len(pat.tail)))
-    intro_possible = any(w in t for w in ("conten", "contain", "enthalt", "allerg", "alerg", "this product"))
-    for m in _INTRO.finditer(t, timeout=_TIMEOUT) if intro_possible else ():
+    for m in _intro_matches(t):
         if _bounded(t, m.start(), m.end()):
             tail = m.start("tail") if m.group("tail") else m.end()
             out.append(_Cand(m.start(), m.end(), tail, m.end(), "intro", None))
     for m in _ABSENCE_SUFFIX.finditer(t, timeout=_TIMEOUT) if "free" in t or "frei" in t else ():
         if _bounded(t, m.start(), m.end()):
             out.append(_Cand(m.start(), m.end(), m.end(), m.end(), "suffix", None))
+    return out
+
+
+# every match of _INTRO starts with one of these (the regex is tried only where one occurs)
+_INTRO_STARTS = ("contain", "contient moins de", "enthalt weniger als", "allerg", "alergenos", "for allergens",
+                 "this product")  # fmt: skip
+
+
+def _intro_matches(t: str) -> list[regex.Match[str]]:
+    """The matches of :data:`_INTRO` in ``t``, as ``finditer`` gives them (leftmost, non-overlapping), trying the
+    pattern only where a match can start."""
+    if not ("contain" in t or "allerg" in t or "contient moins" in t or "enthalt weniger" in t or "alergenos" in t
+            or "this product" in t):  # fmt: skip
+        return []
+    starts = sorted({i for word in _INTRO_STARTS for i in _find_all(t, word)})
+    out = []
+    end = 0
+    for i in starts:
+        if i < end:
+            continue
+        m = _INTRO.match(t, i, timeout=_TIMEOUT)
+        if m is not None:
+            out.append(m)
+            end = m.end()
     return out
 
 
@@ -372,6 +419,18 @@ def _choose(cands: list[_Cand]) -> list[_Cand]:
 
 def _mentions_allergen(region: str, ontology: Ontology) -> bool:
     """Whether any whole word(s) of ``region`` name an allergen-bearing ingredient (never mask those away)."""
+    memo = memo_for(ontology)
+    if memo is None:
+        return _mentions(region, ontology)
+    found = memo.mentions.get(region)
+    if found is None:
+        found = _mentions(region, ontology)
+        if len(memo.mentions) < MAX_MEMO and len(region) <= MAX_MEMO_KEY:
+            memo.mentions[region] = found
+    return found
+
+
+def _mentions(region: str, ontology: Ontology) -> bool:
     key = canonical_key(region)
     if not key:
         return False
@@ -380,8 +439,21 @@ def _mentions_allergen(region: str, ontology: Ontology) -> bool:
     return any(ontology.allergen_paths(syn.canonical_id) for syn in found)
 
 
-def _resolve_items(list_text: str, ontology: Ontology) -> tuple[dict[str, RiskLevel], list[str]]:
-    """Allergen codes (with the strongest level the items carry) named by a list, and the items that did not resolve."""
+def _resolve_items(list_text: str, ontology: Ontology) -> tuple[Mapping[str, RiskLevel], tuple[str, ...]]:
+    """Allergen codes (with the strongest level the items carry) named by a list, and the items that did not resolve.
+    The result is shared (remembered per ontology): read it, never change it."""
+    memo = memo_for(ontology)
+    if memo is None:
+        return _read_items(list_text, ontology)
+    found = memo.phrase_lists.get(list_text)
+    if found is None:
+        found = _read_items(list_text, ontology)
+        if len(memo.phrase_lists) < MAX_MEMO and len(list_text) <= MAX_MEMO_KEY:
+            memo.phrase_lists[list_text] = found
+    return found
+
+
+def _read_items(list_text: str, ontology: Ontology) -> tuple[Mapping[str, RiskLevel], tuple[str, ...]]:
     named: dict[str, RiskLevel] = {}
     unresolved: list[str] = []
     for raw in _ITEM_SPLIT.split(list_text, timeout=_TIMEOUT):
@@ -398,7 +470,7 @@ def _resolve_items(list_text: str, ontology: Ontology) -> tuple[dict[str, RiskLe
                 cur = named.get(path.code)
                 if cur is None or path.level.rank > cur.rank:
                     named[path.code] = path.level
-    return named, unresolved
+    return MappingProxyType(named), tuple(unresolved)
 
 
 def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
