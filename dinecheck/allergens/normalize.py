@@ -31,8 +31,9 @@ matter ("ROASTED PEANUTS SUGAR" with a missing comma → PEANUT possible). A wor
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from dinecheck.allergens.ontology import Ontology, Synonym
 from dinecheck.allergens.tokenize import Token, e_number_base
@@ -74,30 +75,45 @@ class Resolution:
         return tuple(dict.fromkeys(s.canonical_id for s in self.synonyms))
 
 
+def _by_char(items: Iterable, char: Callable[[Any], str]) -> dict[str, tuple]:
+    """``items`` grouped by one character (their first or last), each group in the original order: a string can
+    only start (end) with an item whose first (last) character is its own, so only that group is tried."""
+    out: dict[str, list] = {}
+    for item in items:
+        out.setdefault(char(item), []).append(item)
+    return {c: tuple(group) for c, group in out.items()}
+
+
+_ARTICLES_BY_FIRST = _by_char(_ARTICLES, lambda a: a[0])
+_PREFIXES_BY_FIRST = _by_char(_QUALIFIER_PREFIXES, lambda q: q[0])
+_SUFFIXES_BY_LAST = _by_char(_QUALIFIER_SUFFIXES, lambda q: q[-1])
+_INFLECTIONS_BY_LAST = _by_char(_INFLECTIONS, lambda rule: rule[0][-1])
+
+
 def _inflected(word: str) -> Iterable[str]:
-    for suffix, repl in _INFLECTIONS:
+    for suffix, repl in _INFLECTIONS_BY_LAST.get(word[-1:], ()):
         if word.endswith(suffix) and len(word) - len(suffix) + len(repl) >= 3:
             yield word[: len(word) - len(suffix)] + repl
 
 
 def _variants(key: str) -> Iterable[tuple[str, str]]:
-    base = e_number_base(key)
+    base = e_number_base(key) if key[:1] == "e" else None  # an E-number key starts with "e"
     if base:
         yield base, "e-number base"
         return
     stems = [key]
-    for art in _ARTICLES:
+    for art in _ARTICLES_BY_FIRST.get(key[:1], ()):
         if key.startswith(art) and len(key) > len(art) + 1:
             stripped = key[len(art) :].lstrip()
             stems.append(stripped)
             yield stripped, "article"
             break
     for stem in list(stems):
-        for q in _QUALIFIER_PREFIXES:
+        for q in _PREFIXES_BY_FIRST.get(stem[:1], ()):
             if stem.startswith(q) and len(stem) > len(q) + 1:
                 stems.append(stem[len(q) :])
                 yield stem[len(q) :], "qualifier"
-        for q in _QUALIFIER_SUFFIXES:
+        for q in _SUFFIXES_BY_LAST.get(stem[-1:], ()):
             if stem.endswith(q) and len(stem) > len(q) + 1:
                 stems.append(stem[: -len(q)])
                 yield stem[: -len(q)], "qualifier"

@@ -178,10 +178,23 @@ class Token:
     role: str = "ingredient"
 
 
+_ASCII_KEY_TABLE = str.maketrans({"`": "'", "-": " ", "_": " "})  # the ASCII apostrophe and hyphens of lookup_key
+_WHITE = re.compile(r"\s+")
+
+
+def fast_lookup_key(text: str) -> str:
+    """:func:`~dinecheck.allergens.text.lookup_key`, computed directly for ASCII text: there Unicode normalisation
+    and accent folding change nothing and case folding is lower-casing, so only the apostrophe/hyphen unification
+    and the white-space collapsing remain."""
+    if text.isascii():
+        return _WHITE.sub(" ", text.lower().translate(_ASCII_KEY_TABLE)).strip()
+    return lookup_key(text)
+
+
 @lru_cache(maxsize=65536)
 def canonical_key(text: str) -> str:
     """The lookup key of a token: :func:`lookup_key`, with E-numbers in their data form (``E 150 d`` → ``e150d``)."""
-    key = lookup_key(text)
+    key = fast_lookup_key(text)
     if key[:1] == "e":
         m = _E_NUMBER.match(key.replace(" - ", " ").replace("-", ""))
         if m:
