@@ -89,15 +89,23 @@ def check_label(
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped)
     if declared:
         findings = dedupe([*findings, *declared_findings(declared, frozenset(codes))])
-    looked_up = [r for r in resolutions if r.rule != "note"]
-    unmatched = tuple(dict.fromkeys(r.token.text for r in looked_up if not r.matched))
-    matched = sum(1 for r in looked_up if r.matched)
-    doubts = tuple(
-        f"{r.token.text!r} was read as {len(r.key.split(' | '))} ingredients ({r.key}): a separator seems missing"
-        for r in looked_up
-        if r.rule == "segmented" and r.key
-    )
-    decision = decide(findings, unmatched, scan.hits, len(looked_up), matched, doubts)
+    looked_up = matched = 0  # tokens looked up (every one but notes), and those that resolved
+    unknown_texts: dict[str, None] = {}  # unmatched token texts, first occurrence first
+    doubts: list[str] = []
+    for r in resolutions:
+        rule = r.rule
+        if rule == "note":
+            continue
+        looked_up += 1
+        if r.synonyms:
+            matched += 1
+        else:
+            unknown_texts[r.token.text] = None
+        if rule == "segmented" and r.key:
+            doubts.append(f"{r.token.text!r} was read as {len(r.key.split(' | '))} ingredients ({r.key}): a separator "
+                          "seems missing")  # fmt: skip
+    unmatched = tuple(unknown_texts)
+    decision = decide(findings, unmatched, scan.hits, looked_up, matched, tuple(doubts))
     return LabelResult(
         verdict=decision.verdict,
         findings=findings,
@@ -105,7 +113,7 @@ def check_label(
         risk_phrases=scan.hits,
         confidence=decision.confidence,
         match_rate=decision.match_rate,
-        tokens_processed=len(looked_up),
+        tokens_processed=looked_up,
         tokens_matched=matched,
         review_reasons=decision.reasons,
     )
