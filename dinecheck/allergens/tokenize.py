@@ -126,6 +126,8 @@ _SHARED_LEADS = ("de ", "d'", "di ", "del ", "della ", "des ", "du ")
 _PURPOSE_FIRST_WORDS = frozenset(p.split(" ", 1)[0] for p in _PURPOSE_FIRST)
 _TRAILING_NOTE_WORDS = (" as ", " to ", " for ", " used ", " added ", "origin", "herkunft", "provenance", "procedencia",
                         "provenienza", "proportion", "quantities", "anteilen")  # fmt: skip
+# any of the words (literal alternatives: the standard ``re`` tries each at each position, no backtracking)
+_TRAILING_NOTE_WORD = re.compile("|".join(map(re.escape, _TRAILING_NOTE_WORDS)))
 _LETTER = re.compile(r"[^\W\d_]")  # single character classes cannot backtrack: stdlib re
 _TRAILING_NOTE = regex.compile(
     r"\s+(?:(?:as an?|to|for|used as an?|added as an?)\s[^;()]*"
@@ -278,7 +280,7 @@ def _token_info(raw: str) -> tuple[str, str, bool, bool, bool, bool, bool] | Non
     key = canonical_key(text)
     first = key.split(" ", 1)[0]
     is_note = (first in _NOTE_FIRST and _NOTE.search(key, timeout=_TIMEOUT) is not None) or _is_purpose_note(key)
-    may_trail = " " in key and any(w in key for w in _TRAILING_NOTE_WORDS)
+    may_trail = " " in key and _TRAILING_NOTE_WORD.search(key) is not None
     return (text, key, is_note, key in HEADER_KEYS, may_trail, _has_digit(key),
             _VITAMIN_LETTER.match(key) is not None)  # fmt: skip
 
