@@ -304,8 +304,11 @@ def _conj_cuts(raw: str) -> tuple[tuple[int, int], ...]:
 _Planned = tuple[int, int, str, str, str, bool]
 # the plan of an item text: its planned tokens and which of them :meth:`_Builder.own_text` returns (None: none)
 _Plan = tuple[tuple[_Planned, ...], int | None]
-MAX_PLAN_CHARS = 200  # longer item texts are planned afresh every time (memory stays bounded)
-MAX_PLANS = 100_000
+# memory stays bounded: only item texts of at most MAX_PLAN_CHARS characters giving at most MAX_PLAN_TOKENS tokens are
+# remembered, and at most MAX_PLANS of them; any other is planned afresh every time (same tokens)
+MAX_PLAN_CHARS = 200
+MAX_PLAN_TOKENS = 16
+MAX_PLANS = 50_000
 
 
 class _Builder:
@@ -471,7 +474,7 @@ class _Builder:
         plan = plans.get(raw)
         if plan is None:
             plan = self.plan(start, end)
-            if len(plans) < MAX_PLANS:
+            if len(plans) < MAX_PLANS and len(plan[0]) <= MAX_PLAN_TOKENS:
                 plans[raw] = plan
         return self.replay(plan, start, depth, parent)
 
