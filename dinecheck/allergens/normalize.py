@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from dinecheck.allergens.ontology import Ontology, Synonym
 from dinecheck.allergens.tokenize import Token, e_number_base
@@ -127,6 +127,7 @@ def _variants(key: str) -> Iterable[tuple[str, str]]:
 
 
 _Resolved = tuple[tuple[Synonym, ...], str | None, str | None]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +175,20 @@ def memo_for(ontology: Ontology) -> Memo | None:
     return entry[1]
 
 
+def remembered(ontology: Ontology, table: str, key: str, compute: Callable[[], T]) -> T:
+    """``compute()``, remembered in the memo table ``table`` of ``ontology`` (bounded in entries and key length)."""
+    memo = memo_for(ontology)
+    if memo is None:
+        return compute()
+    cache = getattr(memo, table)
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        if len(cache) < MAX_MEMO and len(key) <= MAX_MEMO_KEY:
+            cache[key] = value
+    return value
+
+
 def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str | None, str | None]:
     """``(synonyms, matched_key, rule)`` for a lookup key; ``((), None, None)`` when nothing matches exactly."""
     last = _LAST
@@ -218,34 +233,17 @@ def is_known(key: str, ontology: Ontology) -> bool:
 def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, ...]:
     """Resolve every token that is not a note; notes are returned unresolved with rule ``"note"`` — unless a word of
     the note names an allergen-bearing ingredient, in which case it is resolved like any ingredient."""
-    memo = memo_for(ontology)
     out: list[Resolution] = []
     for tok in tokens:
         key = tok.key
         if tok.role == "note":
-            if memo is None:
-                names = _names_allergen(key, ontology)
-            else:
-                names = memo.notes.get(key)
-                if names is None:
-                    names = _names_allergen(key, ontology)
-                    if len(memo.notes) < MAX_MEMO and len(key) <= MAX_MEMO_KEY:
-                        memo.notes[key] = names
-            if not names:
+            if not remembered(ontology, "notes", key, lambda: _names_allergen(key, ontology)):
                 out.append(Resolution(tok, (), None, "note"))
                 continue
             # a "note" that names an allergen ("origine arachides") is read as an ingredient: nothing hides one
         hyphenated = "-" in tok.text
-        if memo is None:
-            out.append(Resolution(tok, *_reading(key, hyphenated, ontology)))
-            continue
-        table = memo.readings_hyphenated if hyphenated else memo.readings
-        reading = table.get(key)
-        if reading is None:
-            reading = _reading(key, hyphenated, ontology)
-            if len(table) < MAX_MEMO and len(key) <= MAX_MEMO_KEY:
-                table[key] = reading
-        out.append(Resolution(tok, *reading))
+        table = "readings_hyphenated" if hyphenated else "readings"
+        out.append(Resolution(tok, *remembered(ontology, table, key, lambda: _reading(key, hyphenated, ontology))))
     return tuple(out)
 
 
@@ -309,15 +307,7 @@ MAX_HINT_WORDS = 300  # a longer unknown token is VERIFY anyway; hints stop ther
 def word_hints(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[Synonym, ...]], ...]:
     """Whole-word n-grams (up to :data:`MAX_HINT_GRAM` words, never the whole key) of an unresolved key that resolve
     exactly, longest first and non-overlapping."""
-    memo = memo_for(ontology)
-    if memo is None:
-        return _word_hints(key, ontology)
-    hints = memo.hints.get(key)
-    if hints is None:
-        hints = _word_hints(key, ontology)
-        if len(memo.hints) < MAX_MEMO and len(key) <= MAX_MEMO_KEY:
-            memo.hints[key] = hints
-    return hints
+    return remembered(ontology, "hints", key, lambda: _word_hints(key, ontology))
 
 
 def _word_hints(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[Synonym, ...]], ...]:

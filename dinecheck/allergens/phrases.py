@@ -50,7 +50,7 @@ from types import MappingProxyType
 import ahocorasick
 import regex
 
-from dinecheck.allergens.normalize import MAX_MEMO, MAX_MEMO_KEY, memo_for, resolve_key, word_hints
+from dinecheck.allergens.normalize import remembered, resolve_key, word_hints
 from dinecheck.allergens.ontology import Ontology, RiskLevel, RiskPhrase
 from dinecheck.allergens.text import fold_accents, lookup_key
 from dinecheck.allergens.tokenize import MAX_LABEL_CHARS, canonical_key
@@ -419,15 +419,7 @@ def _choose(cands: list[_Cand]) -> list[_Cand]:
 
 def _mentions_allergen(region: str, ontology: Ontology) -> bool:
     """Whether any whole word(s) of ``region`` name an allergen-bearing ingredient (never mask those away)."""
-    memo = memo_for(ontology)
-    if memo is None:
-        return _mentions(region, ontology)
-    found = memo.mentions.get(region)
-    if found is None:
-        found = _mentions(region, ontology)
-        if len(memo.mentions) < MAX_MEMO and len(region) <= MAX_MEMO_KEY:
-            memo.mentions[region] = found
-    return found
+    return remembered(ontology, "mentions", region, lambda: _mentions(region, ontology))
 
 
 def _mentions(region: str, ontology: Ontology) -> bool:
@@ -442,15 +434,7 @@ def _mentions(region: str, ontology: Ontology) -> bool:
 def _resolve_items(list_text: str, ontology: Ontology) -> tuple[Mapping[str, RiskLevel], tuple[str, ...]]:
     """Allergen codes (with the strongest level the items carry) named by a list, and the items that did not resolve.
     The result is shared (remembered per ontology): read it, never change it."""
-    memo = memo_for(ontology)
-    if memo is None:
-        return _read_items(list_text, ontology)
-    found = memo.phrase_lists.get(list_text)
-    if found is None:
-        found = _read_items(list_text, ontology)
-        if len(memo.phrase_lists) < MAX_MEMO and len(list_text) <= MAX_MEMO_KEY:
-            memo.phrase_lists[list_text] = found
-    return found
+    return remembered(ontology, "phrase_lists", list_text, lambda: _read_items(list_text, ontology))
 
 
 def _read_items(list_text: str, ontology: Ontology) -> tuple[Mapping[str, RiskLevel], tuple[str, ...]]:
