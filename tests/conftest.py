@@ -6,6 +6,7 @@ Tests that need ../shared/data or PostgreSQL skip with a message on a developer 
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -39,6 +40,22 @@ def shared_file(shared_root: Path, relative: str) -> Path:
     if not path.exists():
         _missing(f"shared data file {path}")
     return path
+
+
+@pytest.fixture(scope="session")
+def g1a(shared_data: Path) -> Path:
+    """The G1a allergy dataset directory of ../shared/data."""
+    return shared_file(shared_data, "g1a_allergy")
+
+
+@pytest.fixture(scope="session")
+def recorded(g1a: Path) -> dict[str, dict[str, str]]:
+    """The recorded G1a labels, review_id → extraction (the first record of a review wins)."""
+    out: dict[str, dict[str, str]] = {}
+    for line in (g1a / "recorded_extractions.jsonl").read_text(encoding="utf-8").splitlines():
+        o = json.loads(line)
+        out.setdefault(o["review_id"], o["extraction"])
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -8,12 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import shared_file
-
-
-@pytest.fixture
-def g1a(shared_data) -> Path:
-    return shared_file(shared_data, "g1a_allergy/g1a_v2_seed.json").parent
 
 
 def _same(got: dict, exp: dict) -> None:

@@ -18,20 +18,6 @@ SUMMARY_KEYS = ["reviews", "calls", "cache_hits", "retries", "tokens_in", "token
 
 
 @pytest.fixture(scope="module")
-def g1a(shared_data: Path) -> Path:
-    return shared_data / "g1a_allergy"
-
-
-@pytest.fixture(scope="module")
-def recorded(g1a: Path) -> dict[str, dict[str, str]]:
-    out: dict[str, dict[str, str]] = {}
-    for line in (g1a / "recorded_extractions.jsonl").read_text(encoding="utf-8").splitlines():
-        o = json.loads(line)
-        out.setdefault(o["review_id"], o["extraction"])
-    return out
-
-
-@pytest.fixture(scope="module")
 def server(g1a: Path):
     with fake_llm.FakeLLM(g1a) as srv:
         yield srv

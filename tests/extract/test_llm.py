@@ -29,11 +29,6 @@ pytestmark = pytest.mark.shared_data
 
 
 @pytest.fixture(scope="module")
-def g1a(shared_data: Path) -> Path:
-    return shared_data / "g1a_allergy"
-
-
-@pytest.fixture(scope="module")
 def fields(g1a: Path) -> list[FieldSpec]:
     seed = json.loads((g1a / "g1a_v2_seed.json").read_text(encoding="utf-8"))
     return [FieldSpec(**f) for f in seed["extract"]["fields"]]
@@ -49,15 +44,6 @@ def reviews(g1a: Path) -> list[ReviewInput]:
         if any(k in r["text"].lower() for k in kws):
             out.append(ReviewInput(r["business_id"], r["review_id"], r["text"], {"stars": r["stars"], "date": r["date"]}))
     assert len(out) == 253
-    return out
-
-
-@pytest.fixture(scope="module")
-def recorded(g1a: Path) -> dict[str, dict[str, str]]:
-    out: dict[str, dict[str, str]] = {}
-    for line in (g1a / "recorded_extractions.jsonl").read_text(encoding="utf-8").splitlines():
-        o = json.loads(line)
-        out.setdefault(o["review_id"], o["extraction"])
     return out
 
 
