@@ -1,9 +1,20 @@
 """dinecheck: restaurant requests, review-based allergy risk and packaged-food allergen checks.
 
-The public API is listed in ``__all__``; everything else is internal.
+The public API, one entry point per capability (everything else is internal)::
+
+    from dinecheck import load_dataset, Engine, load_requests, validate_requests      # requests
+    from dinecheck import load_seed, compile_seed, make_extractor                       # Formula Seeds
+    from dinecheck import check_label, parse_profile, open_store                        # allergen labels
+
+Errors all derive from :class:`DinecheckError` (see :mod:`dinecheck.errors`).
 """
 
+from dinecheck.allergens.pipeline import LabelResult, check_label, parse_profile
+from dinecheck.allergens.store import open_store
+from dinecheck.dataset import Dataset, load_dataset
 from dinecheck.errors import (
+    AuditQueryError,
+    BudgetExceeded,
     ConfigError,
     DataError,
     DinecheckError,
@@ -13,23 +24,44 @@ from dinecheck.errors import (
     OntologyError,
     RequestError,
     SeedError,
+    ShorthandError,
     SpecError,
     StoreError,
 )
+from dinecheck.extract.factory import make_extractor
+from dinecheck.formula import CompiledSeed, RestaurantResult, compile_seed, load_seed
+from dinecheck.requests import Engine, load_requests, validate_requests
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AuditQueryError",
+    "BudgetExceeded",
+    "CompiledSeed",
     "ConfigError",
     "DataError",
+    "Dataset",
     "DinecheckError",
+    "Engine",
     "EvaluationError",
     "ExpressionError",
     "ExtractionError",
+    "LabelResult",
     "OntologyError",
     "RequestError",
+    "RestaurantResult",
     "SeedError",
+    "ShorthandError",
     "SpecError",
     "StoreError",
     "__version__",
+    "check_label",
+    "compile_seed",
+    "load_dataset",
+    "load_requests",
+    "load_seed",
+    "make_extractor",
+    "open_store",
+    "parse_profile",
+    "validate_requests",
 ]
