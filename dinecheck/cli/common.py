@@ -6,7 +6,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -14,6 +14,10 @@ from dinecheck.dataset import Dataset, Restaurant, load_dataset
 from dinecheck.errors import DataError, DinecheckError
 
 LenientOpt = typer.Option(False, "--lenient", help="Skip bad dataset lines with a counted warning instead of failing.")
+DataDirOpt = Annotated[Path, typer.Option("--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl).")]
+RestaurantOpt = Annotated[
+    Optional[list[str]], typer.Option("--restaurant", help="Only this business_id (repeatable).")
+]
 
 
 def run_app(app: typer.Typer, argv: list[str] | None = None) -> int:

@@ -19,7 +19,7 @@ import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -27,7 +27,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dinecheck.cli import seed_extract
-from dinecheck.cli.common import LenientOpt, echo_json, load_data, select_restaurants
+from dinecheck.cli.common import DataDirOpt, LenientOpt, RestaurantOpt, echo_json, load_data, select_restaurants
 from dinecheck.cli.extractor_options import (
     ApiKeyOpt,
     BaseUrlOpt,
@@ -39,6 +39,7 @@ from dinecheck.cli.extractor_options import (
     MaxCostOpt,
     ModelOpt,
     NoCacheOpt,
+    ProgressOpt,
     build_options,
 )
 from dinecheck.dataset.loader import iter_jsonl
@@ -103,9 +104,9 @@ def _compile(seed: Path) -> CompiledSeed:
 @app.command("run")
 def run(
     seed: SeedArg,
-    data: Annotated[Path, typer.Option("--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl).")],
+    data: DataDirOpt,
     extractor: ExtractorArg = None,
-    restaurant: Annotated[Optional[list[str]], typer.Option("--restaurant", help="Only this business_id (repeatable).")] = None,
+    restaurant: RestaurantOpt = None,
     as_json: JsonOpt = False,
     trace: TraceOpt = False,
     base_url: BaseUrlOpt = None,
@@ -117,6 +118,7 @@ def run(
     batch_size: BatchOpt = 1,
     concurrency: ConcurrencyOpt = DEFAULT_CONCURRENCY,
     max_cost: MaxCostOpt = None,
+    progress: ProgressOpt = None,
     lenient: bool = LenientOpt,
 ) -> None:
     """Run a seed over a dataset: keyword filter → extract → compute → outputs, one result per restaurant."""
@@ -125,7 +127,7 @@ def run(
     chosen = select_restaurants(ds, restaurant, data)
     options = build_options(
         base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
-        batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=sys.stderr.isatty(),
+        batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
     )  # fmt: skip
     ext = make_extractor(extractor, options)
     try:

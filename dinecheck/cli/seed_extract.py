@@ -20,11 +20,11 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from dinecheck.cli.common import LenientOpt, echo_json, load_data, select_restaurants
+from dinecheck.cli.common import DataDirOpt, LenientOpt, RestaurantOpt, echo_json, load_data, select_restaurants
 from dinecheck.cli.extractor_options import (
     ApiKeyOpt,
     BaseUrlOpt,
@@ -74,9 +74,9 @@ def result_line(res: ExtractionResult) -> dict[str, Any]:
 
 def extract_cmd(
     seed: Annotated[Path, typer.Argument(help="Formula Seed JSON file.")],
-    data: Annotated[Path, typer.Option("--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl).")],
+    data: DataDirOpt,
     extractor: ExtractorArg = None,
-    restaurant: Annotated[Optional[list[str]], typer.Option("--restaurant", help="Only this business_id (repeatable).")] = None,
+    restaurant: RestaurantOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON line per review, then a summary line.")] = False,
     base_url: BaseUrlOpt = None,
     model: ModelOpt = None,
