@@ -40,6 +40,7 @@ from dinecheck.cli.extractor_options import (
     build_options,
 )
 from dinecheck.errors import SpecError, StoreError
+from dinecheck.files import require_file
 from dinecheck.extract.base import ExtractionResult, ReviewInput
 from dinecheck.extract.factory import DEFAULT_CONCURRENCY
 
@@ -144,6 +145,7 @@ def compile_cmd(
     from dinecheck.compile import MAX_TASK_CHARS, compile_task
     from dinecheck.extract.chat import ChatClient, resolve_config
 
+    require_file(task, SpecError)
     try:
         text = task.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

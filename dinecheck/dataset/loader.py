@@ -20,6 +20,7 @@ from typing import Any
 from dinecheck.dataset.models import Dataset, Restaurant, Review, ReviewUser
 from dinecheck.dataset.social import SocialGraph
 from dinecheck.errors import DataError
+from dinecheck.files import optional_file, require_file
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 
@@ -37,6 +38,7 @@ class LoadReport:
 
 def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | DataError]]:
     """Yield ``(line_number, object)`` for each non-blank line, or a DataError for a line that is not a JSON object."""
+    require_file(path)
     try:
         fh = path.open("rb")
     except OSError as exc:
@@ -176,7 +178,7 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
         report.warnings.append(str(err))
 
     rest_path = root / "restaurants.jsonl"
-    if not rest_path.is_file():
+    if optional_file(rest_path) is None:
         raise DataError("missing restaurants.jsonl", str(root))
     restaurants: list[Restaurant] = []
     seen: dict[str, str] = {}
@@ -199,7 +201,7 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
     reviews: dict[str, list[Review]] = {r.business_id: [] for r in restaurants}
     rev_path = root / "reviews.jsonl"
     seen_reviews: dict[str, int] = {}
-    if rev_path.is_file():
+    if optional_file(rev_path) is not None:  # absent: a dataset without reviews; a directory/FIFO/broken link: error
         for lineno, obj in iter_jsonl(rev_path):
             loc = f"{rev_path}:{lineno}"
             if isinstance(obj, DataError):
@@ -220,8 +222,9 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
             seen_reviews[rv.review_id] = lineno
             reviews[rv.business_id].append(rv)
 
+    social_path = optional_file(root / "social.json")  # not lenient: a social.json that is not a file is named
     try:
-        social = _load_social(root / "social.json", reviews)
+        social = _load_social(social_path, reviews)
     except DataError as err:
         problem(err)
         social = _load_social(None, reviews)
@@ -236,7 +239,7 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
 
 def _load_social(path: Path | None, reviews: dict[str, list[Review]]) -> SocialGraph:
     """The friend graph from ``social.json`` when present, else derived from every review's ``user.friends``."""
-    if path is not None and path.is_file():
+    if path is not None:
         if path.stat().st_size > MAX_LINE_BYTES:
             raise DataError(f"social.json is larger than {MAX_LINE_BYTES} bytes", str(path))
         try:

@@ -31,6 +31,7 @@ import platformdirs
 
 from dinecheck.errors import BudgetExceeded, ConfigError, ExtractionError
 from dinecheck.extract.base import ExtractionStats
+from dinecheck.files import require_file
 
 ENV_BASE_URL = "DINECHECK_LLM_BASE_URL"
 ENV_MODEL = "DINECHECK_LLM_MODEL"
@@ -84,6 +85,7 @@ def default_config_path() -> Path:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    require_file(path, ConfigError)
     try:
         with path.open("rb") as fh:
             data = tomllib.load(fh)

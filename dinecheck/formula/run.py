@@ -22,6 +22,7 @@ from typing import Any
 
 from dinecheck.dataset.models import Restaurant, Review
 from dinecheck.errors import EvaluationError, ExtractionError, Problem, SeedError, SpecError
+from dinecheck.files import require_file
 from dinecheck.extract.base import ExtractionResult, Extractor, FieldSpec, ReviewInput
 from dinecheck.formula import expr as E
 from dinecheck.formula.check import CheckResult, check_seed
@@ -107,7 +108,7 @@ class RestaurantResult:
 
 def load_seed_json(path: str | Path) -> Any:
     """Read a seed file as JSON (size-bounded); raises SpecError naming the file and the JSON error position."""
-    p = Path(path)
+    p = require_file(path, SpecError)
     try:
         size = p.stat().st_size
         if size > MAX_SEED_BYTES:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from dinecheck.errors import DataError, RequestError
+from dinecheck.files import require_file
 from dinecheck.requests.schema import Request, parse_request
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -22,6 +23,7 @@ MAX_REQUEST_BYTES = 256 * 1024
 
 
 def _read(path: Path, limit: int) -> bytes:
+    require_file(path, RequestError)  # a directory, FIFO or dangling link is named, never opened
     try:
         size = path.stat().st_size
     except OSError as exc:
