@@ -1,4 +1,4 @@
-"""Checking that an input path names a regular, readable file — before anything opens it.
+"""Input files: checking that a path names a regular, readable file before anything opens it, and strict JSON.
 
 Every input file of dinecheck (dataset files, Yelp import files, request and groundtruth files, seeds, label files,
 config files, task texts) goes through :func:`require_file` or :func:`optional_file`. Both look at the path with
@@ -6,13 +6,18 @@ config files, task texts) goes through :func:`require_file` or :func:`optional_f
 that exists but is not a regular readable file — a directory, a FIFO, a socket or device, a dangling symbolic link, a
 file without read permission — is an error naming the path; an *optional* file counts as absent only when there is
 really nothing at that path (not even a broken link).
+
+:func:`loads_json` is ``json.loads`` without the ``NaN``/``Infinity``/``-Infinity`` extension: those tokens are not
+JSON, and a non-finite number in a dataset, request or seed only fails later with a misleading message.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from dinecheck.errors import DataError, DinecheckError
 
@@ -49,6 +54,22 @@ def _problem(path: Path, optional: bool) -> str | None:
     if not os.access(path, os.R_OK):
         return "cannot be read (permission denied)"
     return None
+
+
+class NonFiniteNumber(ValueError):
+    """JSON input holds ``NaN``, ``Infinity`` or ``-Infinity`` (str() names the token)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__(f"{token} is not a number JSON allows (NaN and Infinity are not JSON)")
+
+
+def _reject_constant(token: str) -> Any:
+    raise NonFiniteNumber(token)
+
+
+def loads_json(raw: str | bytes) -> Any:
+    """``json.loads`` that raises :class:`NonFiniteNumber` for ``NaN``/``Infinity``/``-Infinity``."""
+    return json.loads(raw, parse_constant=_reject_constant)
 
 
 def require_file(path: str | Path, error: type[DinecheckError] = DataError) -> Path:

@@ -130,11 +130,10 @@ def run(
         batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
     )  # fmt: skip
     ext = make_extractor(extractor, options)
-    try:
-        results = compiled.run_many([(r, ds.reviews_of(r.business_id)) for r in chosen], ext, trace=trace)
+    try:  # streamed: each restaurant is printed (and its trace freed) as soon as it is computed
+        _emit(compiled.iter_run(((r, ds.reviews_of(r.business_id)) for r in chosen), ext, trace=trace), as_json, trace)
     finally:
         ext.close()
-    _emit(results, as_json, trace)
 
 
 @app.command("eval")

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from dinecheck.errors import DataError
-from dinecheck.files import require_file
+from dinecheck.files import NonFiniteNumber, loads_json, require_file
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 MAX_WARNINGS_KEPT = 20
@@ -85,7 +85,10 @@ def _lines(path: Path, stage: str, report: ImportReport, progress: Progress | No
             if not raw.strip():
                 continue
             try:
-                obj = json.loads(raw)
+                obj = loads_json(raw)
+            except NonFiniteNumber as exc:
+                report.warn(f"{path}:{lineno}: {exc}")
+                continue
             except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
                 report.warn(f"{path}:{lineno}: invalid JSON")
                 continue

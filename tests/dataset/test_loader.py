@@ -203,3 +203,28 @@ def test_restaurants_file_that_is_a_directory_is_named(tmp_path):
     with pytest.raises(DataError) as ei:
         load_dataset(d)
     assert str(ei.value) == f"{d / 'restaurants.jsonl'}: is a directory, not a file"
+
+
+# -- non-finite numbers (issue 10, item 5) ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("stars", "reason"),
+    [
+        ("NaN", "NaN is not a number JSON allows (NaN and Infinity are not JSON)"),
+        ("Infinity", "Infinity is not a number JSON allows (NaN and Infinity are not JSON)"),
+        ("-Infinity", "-Infinity is not a number JSON allows (NaN and Infinity are not JSON)"),
+        ("1e999", "'stars' is inf, not a finite number"),
+    ],
+)
+def test_non_finite_stars_are_rejected_naming_file_and_line(tmp_path, stars, reason):
+    d = tmp_path / "ds"
+    d.mkdir()
+    (d / "restaurants.jsonl").write_text('{"business_id": "B1", "name": "One"}\n')
+    (d / "reviews.jsonl").write_text(
+        '{"review_id": "R1", "business_id": "B1", "text": "ok", "stars": 4}\n'
+        '{"review_id": "R2", "business_id": "B1", "text": "ok", "stars": ' + stars + "}\n"
+    )
+    with pytest.raises(DataError) as ei:
+        load_dataset(d)
+    assert (ei.value.location, ei.value.reason) == (f"{d / 'reviews.jsonl'}:2", reason)
+    ds, report = load_dataset(d, lenient=True)
+    assert [r.review_id for r in ds.reviews["B1"]] == ["R1"] and report.warnings == [f"{d / 'reviews.jsonl'}:2: {reason}"]
