@@ -7,12 +7,14 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from dinecheck.dataset import Dataset, Restaurant, load_dataset
 from dinecheck.errors import DataError, DinecheckError, EvaluationError
+
+if TYPE_CHECKING:
+    from dinecheck.dataset import Dataset, Restaurant
 
 LenientOpt = typer.Option(False, "--lenient", help="Skip bad dataset lines with a counted warning instead of failing.")
 DataDirOpt = Annotated[Path, typer.Option("--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl).")]
@@ -69,6 +71,8 @@ def _non_finite_path(obj: Any, at: str) -> str | None:
 
 def load_data(data: Path, lenient: bool) -> Dataset:
     """Load a dataset; in lenient mode print every skipped line and the count to stderr."""
+    from dinecheck.dataset import load_dataset  # imported when a command needs it: `dinecheck --help` stays light
+
     ds, report = load_dataset(data, lenient=lenient)
     if report.skipped:
         for w in report.warnings:
