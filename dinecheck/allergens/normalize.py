@@ -70,10 +70,6 @@ class Resolution:
     def matched(self) -> bool:
         return bool(self.synonyms)
 
-    @property
-    def canonical_ids(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(s.canonical_id for s in self.synonyms))
-
 
 def _by_char(items: Iterable, char: Callable[[Any], str]) -> dict[str, tuple]:
     """``items`` grouped by one character (their first or last), each group in the original order: a string can

@@ -1,13 +1,19 @@
-"""Typer options shared by every command that extracts (``seed run``, ``seed extract``).
+"""Typer options shared by every command that extracts (``seed run``, ``seed extract``), declared once.
 
-Commands declare ``extractor: ExtractorArg = None`` and the ``Llm*`` options, then call :func:`build_options`.
+A command decorated with :func:`with_extractor_options` declares one parameter ``extraction: ExtractorChoice``; the
+decorator replaces it, in the command's signature, by ``--extractor`` and every LLM option, and passes the command one
+:class:`ExtractorChoice` (the extractor name and the :class:`~dinecheck.extract.factory.ExtractorOptions`).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional, TypeVar
 
 import typer
 
@@ -59,3 +65,57 @@ def build_options(
         max_cost=max_cost,
         progress=progress,
     )
+
+
+@dataclass(frozen=True)
+class ExtractorChoice:
+    """What the shared options select: the ``--extractor`` value (None: the default) and the extractor options."""
+
+    name: str | None
+    options: ExtractorOptions
+
+
+def _shared_parameters() -> list[inspect.Parameter]:
+    kw = inspect.Parameter.KEYWORD_ONLY
+    spec: list[tuple[str, Any, Any]] = [
+        ("extractor", ExtractorArg, None),
+        ("base_url", BaseUrlOpt, None),
+        ("model", ModelOpt, None),
+        ("api_key", ApiKeyOpt, None),
+        ("config", ConfigOpt, None),
+        ("cache", CacheOpt, None),
+        ("no_cache", NoCacheOpt, False),
+        ("batch_size", BatchOpt, 1),
+        ("concurrency", ConcurrencyOpt, DEFAULT_CONCURRENCY),
+        ("max_cost", MaxCostOpt, None),
+        ("progress", ProgressOpt, None),
+    ]
+    return [inspect.Parameter(name, kw, default=default, annotation=ann) for name, ann, default in spec]
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def with_extractor_options(fn: F) -> F:
+    """Give ``fn`` the shared extractor options in place of its ``extraction`` parameter (see the module docstring)."""
+    sig = inspect.signature(fn, eval_str=True)
+    shared = _shared_parameters()
+    names = [p.name for p in shared]
+    params: list[inspect.Parameter] = []
+    for p in sig.parameters.values():
+        if p.name == "extraction":
+            params += shared
+        else:
+            params.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+
+    @functools.wraps(fn)
+    def wrapper(**kwargs: Any) -> Any:
+        values = {n: kwargs.pop(n) for n in names}
+        name = values.pop("extractor")
+        kwargs["extraction"] = ExtractorChoice(name, build_options(**values))
+        return fn(**kwargs)
+
+    wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in params}
+    del wrapper.__wrapped__  # typer must see the new signature, not the original one
+    return wrapper  # type: ignore[return-value]

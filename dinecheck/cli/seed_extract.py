@@ -29,21 +29,15 @@ from dinecheck.cli.common import DataDirOpt, LenientOpt, RestaurantOpt, echo_jso
 from dinecheck.cli.extractor_options import (
     ApiKeyOpt,
     BaseUrlOpt,
-    BatchOpt,
-    CacheOpt,
-    ConcurrencyOpt,
     ConfigOpt,
-    ExtractorArg,
-    MaxCostOpt,
+    ExtractorChoice,
     ModelOpt,
-    NoCacheOpt,
-    ProgressOpt,
     build_options,
+    with_extractor_options,
 )
 from dinecheck.errors import SpecError, StoreError
 from dinecheck.files import require_file
 from dinecheck.extract.base import ExtractionResult, ReviewInput
-from dinecheck.extract.factory import DEFAULT_CONCURRENCY
 
 if TYPE_CHECKING:
     from dinecheck.formula import CompiledSeed
@@ -74,22 +68,13 @@ def result_line(res: ExtractionResult) -> dict[str, Any]:
     return line
 
 
+@with_extractor_options
 def extract_cmd(
     seed: Annotated[Path, typer.Argument(help="Formula Seed JSON file.")],
     data: DataDirOpt,
-    extractor: ExtractorArg = None,
+    extraction: ExtractorChoice,
     restaurant: RestaurantOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON line per review, then a summary line.")] = False,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    api_key: ApiKeyOpt = None,
-    config: ConfigOpt = None,
-    cache: CacheOpt = None,
-    no_cache: NoCacheOpt = False,
-    batch_size: BatchOpt = 1,
-    concurrency: ConcurrencyOpt = DEFAULT_CONCURRENCY,
-    max_cost: MaxCostOpt = None,
-    progress: ProgressOpt = None,
     lenient: bool = LenientOpt,
 ) -> None:
     """Run the filter and extraction stages of a seed over a dataset and print every relevant review's labels."""
@@ -101,11 +86,7 @@ def extract_cmd(
     for w in compiled.warnings:
         typer.echo(f"warning: {seed}: {w.pointer or '/'}: {w.reason}", err=True)
     reviews = relevant_reviews(compiled, data, restaurant, lenient)
-    options = build_options(
-        base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
-        batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
-    )
-    ex = make_extractor(extractor, options)
+    ex = make_extractor(extraction.name, extraction.options)
     try:
         results = ex.extract(compiled.fields, reviews)
     finally:

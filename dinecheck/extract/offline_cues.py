@@ -69,7 +69,6 @@ IRREALIS_CLAUSE = frozenset(
     """would wouldn't won't could've would've might've should've always whenever usually normally typically
     generally elsewhere""".split()
 )
-IRREALIS = IRREALIS_TO_END | IRREALIS_CLAUSE
 FIGURATIVE = frozenset("figuratively metaphorically kidding joking".split())
 _IRREALIS_PAIRS = (("could", "have"), ("would", "have"), ("might", "have"), ("in", "case"))
 _PAIR_FIRST = frozenset(a for a, _ in _IRREALIS_PAIRS)

@@ -16,7 +16,13 @@ from typing import Any
 from dinecheck import logic
 from dinecheck.dataset import Dataset, Restaurant
 from dinecheck.errors import EvaluationError
-from dinecheck.requests.evidence import REGEX_TIMEOUT_S, ConditionOutcome, ReviewIndex, make_evaluator
+from dinecheck.requests.evidence import (
+    REGEX_TIMEOUT_S,
+    ConditionOutcome,
+    EvidenceEvaluator,
+    ReviewIndex,
+    make_evaluator,
+)
 from dinecheck.requests.patterns import REGEX_REQUEST_BUDGET_S, REGEX_RUN_BUDGET_S, RegexBudget, RegexBudgetExceeded
 from dinecheck.requests.schema import Condition, OperatorNode, Request
 
@@ -110,11 +116,11 @@ class Engine:
     ) -> None:
         self.dataset = dataset
         self.index = ReviewIndex(dataset, RegexBudget(regex_timeout_s, regex_request_budget_s, regex_run_budget_s))
-        self._evaluators: dict[str, Any] = {}
+        self._evaluators: dict[str, EvidenceEvaluator] = {}
         self._outcomes: dict[tuple[str, int], ConditionOutcome] = {}
 
     # -- conditions ------------------------------------------------------------------------------------------------
-    def _evaluator(self, key: str, cond: Condition) -> Any:
+    def _evaluator(self, key: str, cond: Condition) -> EvidenceEvaluator:
         ev = self._evaluators.get(key)
         if ev is None:
             ev = make_evaluator(cond.evidence)

@@ -212,7 +212,9 @@ def source_key(obj: Any, path: tuple[str, ...]) -> tuple[Any, ...] | None:
 
 
 class EvidenceEvaluator(Protocol):
-    """What every evidence evaluator offers."""
+    """What every evidence evaluator offers: a relative ``cost`` (cheap ones run first), ``evaluate`` and ``describe``."""
+
+    cost: int
 
     def evaluate(self, restaurant: Restaurant, index: ReviewIndex) -> ConditionOutcome: ...
 
@@ -472,7 +474,7 @@ class ReviewMetaEvaluator:
                                  "passing_reviews": passing})
 
 
-def make_evaluator(ev: Any) -> ItemMetaEvaluator | HoursEvaluator | ReviewTextEvaluator | ReviewMetaEvaluator:
+def make_evaluator(ev: Any) -> EvidenceEvaluator:
     """The evaluator object for one evidence model."""
     if isinstance(ev, ItemMetaEvidence):
         return ItemMetaEvaluator(ev)

@@ -96,7 +96,7 @@ def test_the_request_budget_bounds_the_total_over_all_reviews() -> None:
     assert ei.value.location == "request SLOWREQ /structure/args/0 (p)"
     assert ei.value.reason.startswith(f"pattern {SLOW!r} stopped on review rv")
     assert ei.value.reason.endswith(": the request's regex budget of 0.05 s is used up; use a simpler pattern")
-    assert engine.index.budget.spent["SLOWREQ"] <= 0.05 + 0.02  # at most one search past the line
+    assert engine.index.budget.spent["SLOWREQ"] < 0.05 + 0.1  # at most one (time-limited) search past the line
 
 
 def test_the_run_budget_bounds_the_total_over_all_requests() -> None:
@@ -107,7 +107,7 @@ def test_the_run_budget_bounds_the_total_over_all_requests() -> None:
         engine.match_all(requests)
     assert ei.value.reason.endswith(": the run's regex budget of 0.1 s is used up; use a simpler pattern")
     assert ei.value.location.startswith("request R") and ei.value.location.endswith(" /structure/args/0 (p)")
-    assert engine.index.budget.spent_run <= 0.1 + 0.02
+    assert engine.index.budget.spent_run < 0.1 + 0.1
 
 
 def test_cheap_runs_stay_far_inside_the_budget() -> None:
