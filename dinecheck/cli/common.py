@@ -7,7 +7,7 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 LenientOpt = typer.Option(False, "--lenient", help="Skip bad dataset lines with a counted warning instead of failing.")
 DataDirOpt = Annotated[Path, typer.Option("--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl).")]
 RestaurantOpt = Annotated[
-    Optional[list[str]], typer.Option("--restaurant", help="Only this business_id (repeatable).")
+    list[str] | None, typer.Option("--restaurant", help="Only this business_id (repeatable).")
 ]
 
 

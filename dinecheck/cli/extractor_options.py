@@ -13,27 +13,27 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Optional, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from dinecheck.extract.factory import DEFAULT_CONCURRENCY, ExtractorOptions
 
 ExtractorArg = Annotated[
-    Optional[str],
+    str | None,
     typer.Option("--extractor", help="llm | offline | replay:FILE (default: llm when a model is configured, else offline)."),
 ]
-BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible base URL (env DINECHECK_LLM_BASE_URL).")]
-ModelOpt = Annotated[Optional[str], typer.Option("--model", help="Model name (env DINECHECK_LLM_MODEL).")]
-ApiKeyOpt = Annotated[Optional[str], typer.Option("--api-key", help="API key (env DINECHECK_LLM_API_KEY).")]
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="TOML file with [llm] base_url, model, api_key, prices.")]
-CacheOpt = Annotated[Optional[Path], typer.Option("--cache", help="Extraction cache file (default: user cache dir).")]
+BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible base URL (env DINECHECK_LLM_BASE_URL).")]
+ModelOpt = Annotated[str | None, typer.Option("--model", help="Model name (env DINECHECK_LLM_MODEL).")]
+ApiKeyOpt = Annotated[str | None, typer.Option("--api-key", help="API key (env DINECHECK_LLM_API_KEY).")]
+ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML file with [llm] base_url, model, api_key, prices.")]
+CacheOpt = Annotated[Path | None, typer.Option("--cache", help="Extraction cache file (default: user cache dir).")]
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the extraction cache.")]
 BatchOpt = Annotated[int, typer.Option("--batch-size", min=1, max=50, help="Reviews per model call.")]
 ConcurrencyOpt = Annotated[int, typer.Option("--concurrency", min=1, max=64, help="Model calls in flight at once.")]
-MaxCostOpt = Annotated[Optional[float], typer.Option("--max-cost", min=0.0, help="Stop cleanly before the estimated cost exceeds this.")]
+MaxCostOpt = Annotated[float | None, typer.Option("--max-cost", min=0.0, help="Stop cleanly before the estimated cost exceeds this.")]
 ProgressOpt = Annotated[
-    Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal).")
+    bool | None, typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal).")
 ]
 
 

@@ -36,8 +36,8 @@ from dinecheck.cli.extractor_options import (
     with_extractor_options,
 )
 from dinecheck.errors import SpecError, StoreError
-from dinecheck.files import require_file
 from dinecheck.extract.base import ExtractionResult, ReviewInput
+from dinecheck.files import require_file
 
 if TYPE_CHECKING:
     from dinecheck.formula import CompiledSeed
@@ -79,7 +79,6 @@ def extract_cmd(
 ) -> None:
     """Run the filter and extraction stages of a seed over a dataset and print every relevant review's labels."""
     from dinecheck.extract.factory import make_extractor
-
     from dinecheck.formula import compile_seed, load_seed
 
     compiled = compile_seed(load_seed(seed))  # every seed problem is reported before any review is read

@@ -192,7 +192,7 @@ def import_yelp(
     # 2. reviews → spool
     authors: set[str] = set()
     seen_reviews: set[str] = set()
-    spool = tempfile.NamedTemporaryFile("w+", encoding="utf-8", dir=out_dir, suffix=".spool", delete=False)
+    spool = tempfile.NamedTemporaryFile("w+", encoding="utf-8", dir=out_dir, suffix=".spool", delete=False)  # noqa: SIM115 - `with spool` below; removed in finally
     try:
         with spool:
             for obj in _lines(Path(review), "reviews", report, progress):

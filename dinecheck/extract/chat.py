@@ -22,9 +22,9 @@ import threading
 import time
 import tomllib
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import httpx
 import platformdirs
@@ -218,11 +218,11 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - (now or datetime.now(timezone.utc))).total_seconds())
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
-def _is_count(value: Any) -> bool:
+def _is_count(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
@@ -398,9 +398,9 @@ class ChatClient:
         usage = obj.get("usage") if isinstance(obj, dict) else None
         tin = usage.get("prompt_tokens") if isinstance(usage, dict) else None
         tout = usage.get("completion_tokens") if isinstance(usage, dict) else None
-        if not _is_count(tin) or not _is_count(tout):  # missing, negative or unreadable: charge the worst case
-            tin, tout = prompt_bound, max_tokens
-        return ChatReply(content=content, tokens_in=tin, tokens_out=tout)
+        if _is_count(tin) and _is_count(tout):
+            return ChatReply(content=content, tokens_in=tin, tokens_out=tout)
+        return ChatReply(content=content, tokens_in=prompt_bound, tokens_out=max_tokens)  # usage unusable: worst case
 
     def close(self) -> None:
         self._http.close()

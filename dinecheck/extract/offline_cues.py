@@ -208,10 +208,7 @@ def tokenize(text: str) -> list[Token]:
 
 def _person_reports(lowers: list[str]) -> bool:
     """A third party or a relative is the subject of a reporting verb: "my mom said", "a friend who works here told"."""
-    for i, w in enumerate(lowers):
-        if w in REPORT_VERBS and (THIRD_PARTY | KIN) & set(lowers[max(0, i - 4) : i]):
-            return True
-    return False
+    return any(w in REPORT_VERBS and (THIRD_PARTY | KIN) & set(lowers[max(0, i - 4) : i]) for i, w in enumerate(lowers))
 
 
 def _has_pair(lowers: list[str], pairs: tuple[tuple[str, str], ...]) -> bool:

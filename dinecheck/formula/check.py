@@ -151,9 +151,7 @@ class _Checker:
             loc = list(err["loc"])
             cur, path = raw, []
             for part in loc:  # keep the path components that exist in the input; drop union-member tags
-                if isinstance(cur, dict) and part in cur:
-                    cur = cur[part]
-                elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
+                if isinstance(cur, dict) and part in cur or isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
                     cur = cur[part]
                 elif err["type"] in ("missing", "extra_forbidden") and part == loc[-1] and cur is not None:
                     path.append(part)
@@ -376,9 +374,9 @@ class _Checker:
         elif op == "case":
             info.type = self.check_case(step, base, i, deps)
         self.deps[info.name] = deps
-        if name_ok and shape_ok:
+        if name_ok and shape_ok and isinstance(name, str):
             self.steps[name] = info
-        elif name_ok:
+        elif name_ok and isinstance(name, str):
             self.steps.setdefault(name, _StepInfo(i, name, op, "invalid"))
 
     # ------------------------------------------------------------------------------------------------ references

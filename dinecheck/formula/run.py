@@ -22,8 +22,8 @@ from typing import Any
 
 from dinecheck.dataset.models import Restaurant, Review
 from dinecheck.errors import EvaluationError, ExtractionError, Problem, SeedError, SpecError
-from dinecheck.files import NonFiniteNumber, loads_json, require_file
 from dinecheck.extract.base import ExtractionResult, Extractor, FieldSpec, ReviewInput
+from dinecheck.files import NonFiniteNumber, loads_json, require_file
 from dinecheck.formula import expr as E
 from dinecheck.formula.check import CheckResult, check_seed
 from dinecheck.formula.filter import KeywordFilter

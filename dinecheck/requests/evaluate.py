@@ -37,9 +37,9 @@ class NodeResult:
     aspect: str | None = None
     description: str | None = None
     outcome: ConditionOutcome | None = None
-    children: tuple["NodeResult", ...] = ()
+    children: tuple[NodeResult, ...] = ()
 
-    def leaves(self) -> list["NodeResult"]:
+    def leaves(self) -> list[NodeResult]:
         out: list[NodeResult] = []
         stack = [self]
         while stack:
@@ -94,7 +94,7 @@ class _Leaf:
 @dataclass(frozen=True)
 class _Op:
     op: str
-    args: tuple["_Leaf | _Op", ...]
+    args: tuple[_Leaf | _Op, ...]
     cost: int
 
 

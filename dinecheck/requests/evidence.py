@@ -71,7 +71,7 @@ class ReviewIndex:
         if got is None:
             is_ascii = tuple(rv.text.isascii() for rv in revs)
             parts, starts, pos = [], [], 0
-            for rv, ok in zip(revs, is_ascii):
+            for rv, ok in zip(revs, is_ascii, strict=True):
                 low = rv.text.lower() if ok else ""
                 starts.append(pos)
                 parts.append(low)

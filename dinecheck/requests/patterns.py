@@ -19,14 +19,11 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any
 
-try:  # Python 3.11+: the parser behind re.compile
-    from re import _constants as _c  # type: ignore[attr-defined]
-    from re import _parser as _p  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - older layouts
-    import sre_constants as _c  # type: ignore[no-redef]
-    import sre_parse as _p  # type: ignore[no-redef]
+_c: Any = import_module("re._constants")  # the parser behind re.compile (Python 3.11+; private, untyped)
+_p: Any = import_module("re._parser")
 
 REGEX_REQUEST_BUDGET_S = 5.0
 """Total regular-expression search time one request may use (summed over every review and restaurant)."""

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 
-
 def _same(got: dict, exp: dict) -> None:
     assert set(got) == set(exp)
     for k, v in exp.items():
@@ -72,7 +71,7 @@ def test_run_replay_reproduces_expected_json(cli, g1a) -> None:
     got = [json.loads(line) for line in r.out.splitlines()]
     expected = [json.loads(line) for line in (g1a / "expected_g1a_v2_k25.jsonl").open()]
     assert len(got) == len(expected) == 100
-    for g, e in zip(got, expected):
+    for g, e in zip(got, expected, strict=True):
         assert list(g) == ["business_id", "name", "n_filtered", "status", "outputs"]
         assert (g["business_id"], g["name"], g["n_filtered"], g["status"]) == (e["business_id"], e["name"], e["n_filtered"], "complete")
         _same(g["outputs"], e["outputs"])

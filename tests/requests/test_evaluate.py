@@ -38,7 +38,7 @@ def test_binary_truth_tables(table_ds, op, table) -> None:
     req = parse_request({"id": "T", "structure": {"op": op, "args": [cond("A"), cond("B")]}})
     engine = Engine(table_ds)
     seen = set()
-    for r, (a, b) in zip(table_ds.restaurants, itertools.product(VALUES, VALUES)):
+    for r, (a, b) in zip(table_ds.restaurants, itertools.product(VALUES, VALUES), strict=True):
         va, vb = VALUES[a], VALUES[b]
         assert engine.value(req, r) == table[(va, vb)]
         tree = engine.explain(req, r)
@@ -51,7 +51,7 @@ def test_binary_truth_tables(table_ds, op, table) -> None:
 def test_not_truth_table(table_ds) -> None:
     req = parse_request({"id": "T", "structure": {"op": "NOT", "args": [cond("A")]}})
     engine = Engine(table_ds)
-    for r, (a, _) in zip(table_ds.restaurants, itertools.product(VALUES, VALUES)):
+    for r, (a, _) in zip(table_ds.restaurants, itertools.product(VALUES, VALUES), strict=True):
         assert engine.value(req, r) == KLEENE_NOT[VALUES[a]]
 
 

@@ -141,7 +141,7 @@ def extraction_answer(state: State, ids: list[str], fault: dict[str, Any] | None
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    server: "Server"
+    server: Server
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
