@@ -1,4 +1,4 @@
-"""CLI: ``dinecheck requests validate | match | schema | shorthand`` — a thin shell over :mod:`dinecheck.requests`.
+"""CLI: ``dinecheck requests validate | match | catalog | schema | shorthand`` — a thin shell over :mod:`dinecheck.requests`.
 
 Contract (other tools depend on it): ``validate`` exits 0 when every request is ``ok``, 1 otherwise, 2 on invalid
 input; ``--json`` prints one object per request with exactly ``request_id, group, status, matches, gold_restaurant``.
@@ -15,9 +15,9 @@ from typing import Any, Optional
 import typer
 
 from dinecheck.cli.common import LenientOpt, echo_json, load_data
-
 from dinecheck.errors import RequestError, ShorthandError
 from dinecheck.requests import shorthand as sh
+from dinecheck.requests.catalog import Catalog, build_catalog
 from dinecheck.requests.evaluate import Engine, NodeResult
 from dinecheck.requests.load import find_request, load_groundtruth, load_request, load_requests
 from dinecheck.requests.schema import request_json_schema
@@ -172,3 +172,46 @@ def shorthand_cmd(
         bad += bool(problems)
     if bad:
         raise typer.Exit(1)
+
+
+def render_catalog(cat: Catalog, max_values: int = 8) -> list[str]:
+    """The catalog as text: attributes with values and counts, categories, hours, review fields, reviewers."""
+    lines = [f"dataset {cat.source or '-'}: {cat.n_restaurants} restaurants, {cat.n_reviews} reviews", "",
+             f"attributes ({len(cat.attributes)} paths; value=count, '-'=missing)"]
+    for a in cat.attributes:
+        if a.kind == "dict":
+            vals = "sub-keys: " + ", ".join(a.children)
+        else:
+            shown = [f"{v.text}={v.count}" for v in a.values[:max_values]]
+            if len(a.values) > max_values:
+                shown.append(f"… {len(a.values) - max_values} more")
+            vals = "  ".join(shown)
+        lines.append(f"  {a.key:<34} {a.label:<30} {vals}  -={a.n_missing}")
+    lines += ["", f"categories ({len(cat.categories)})"]
+    lines += [f"  {c.count:>5}  {c.name}" for c in cat.categories]
+    lines += ["", "hours (restaurants open / missing / malformed, earliest opening, latest closing)"]
+    for h in cat.hours:
+        j = h.to_json()
+        lines.append(f"  {h.day:<10} {h.n_open:>5} {h.n_missing:>5} {h.n_malformed:>5}  "
+                     f"{j['earliest_open'] or '-':>6} {j['latest_close'] or '-':>6}")
+    lines += ["", "review metadata (path, kind, reviews with a value, min, max)"]
+    lines += [f"  {'.'.join(f.path):<22} {f.kind:<7} {f.n_present:>7}  {f.min} .. {f.max}  ({f.label})"
+              for f in cat.review_fields]
+    lines += ["", (f"reviewers: {len(cat.reviewers)}; friend graph: {cat.friend_graph_people} people, "
+                   f"{cat.friend_graph_edges} friendships")]
+    return lines
+
+
+@app.command()
+def catalog(
+    data: Path = DataOpt,
+    as_json: bool = typer.Option(False, "--json", help="The whole catalog as one JSON object."),
+    lenient: bool = LenientOpt,
+) -> None:
+    """List what requests can ask about: attribute paths with values and counts, categories, hours, review fields."""
+    cat = build_catalog(load_data(data, lenient))
+    if as_json:
+        echo_json(cat.to_json())
+        return
+    for line in render_catalog(cat):
+        typer.echo(line)

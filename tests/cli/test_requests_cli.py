@@ -203,3 +203,23 @@ def test_hostile_inputs_end_in_one_line_errors(cli, tmp_path) -> None:
     junk.write_bytes(b"\x00\xff{[(" * 250_000)
     r = cli("requests", "validate", "--data", d, "--requests", junk)
     assert r.code == 2 and r.err.startswith(f"error: {junk}:1: ") and r.err.count("\n") == 1
+
+
+def test_catalog_human_and_json(cli) -> None:
+    r = cli("requests", "catalog", "--data", SAMPLE)
+    assert r.code == 0, r
+    assert r.out.splitlines()[0].startswith(f"dataset {SAMPLE}: ")
+    assert "attributes (" in r.out and "hours (" in r.out and "review metadata" in r.out
+    j = cli("requests", "catalog", "--data", SAMPLE, "--json")
+    assert j.code == 0 and j.err == ""
+    obj = json.loads(j.out)
+    assert list(obj) == ["source", "n_restaurants", "n_reviews", "attributes", "fields", "categories", "hours",
+                         "review_fields", "reviewers", "friend_graph"]
+    wifi = next(a for a in obj["attributes"] if a["key"] == "WiFi")
+    assert wifi["label"] == "Wi-Fi" and wifi["path"] == ["attributes", "WiFi"]
+    assert sum(v["count"] for v in wifi["values"]) + wifi["n_missing"] == obj["n_restaurants"]
+
+
+def test_catalog_bad_data_dir(cli, tmp_path) -> None:
+    r = cli("requests", "catalog", "--data", tmp_path / "nope")
+    assert r.code == 2 and r.err.startswith("error: ") and "not a dataset directory" in r.err
