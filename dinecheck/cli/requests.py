@@ -10,22 +10,44 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, Optional
 
 import typer
 
 from dinecheck.cli.common import LenientOpt, echo_json, load_data
-from dinecheck.errors import RequestError, ShorthandError
+from dinecheck.dataset import Dataset
+from dinecheck.errors import LintError, RequestError, ShorthandError
 from dinecheck.requests import shorthand as sh
 from dinecheck.requests.catalog import Catalog, build_catalog
+from dinecheck.requests.lint import Linter
 from dinecheck.requests.evaluate import Engine, NodeResult
 from dinecheck.requests.load import find_request, load_groundtruth, load_request, load_requests
-from dinecheck.requests.schema import request_json_schema
+from dinecheck.requests.schema import Request, request_json_schema
 from dinecheck.requests.validate import STATUSES, summary_by_group, validate_requests
 
 app = typer.Typer(help="Evaluate, explain and validate structured restaurant requests.", no_args_is_help=True)
 
 DataOpt = typer.Option(..., "--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl, social.json).")
+StrictOpt = typer.Option(False, "--strict", help="Lint warnings (value never seen, unknown friend, pattern matching "
+                                                 "no review) are errors too.")
+NoLintOpt = typer.Option(False, "--no-lint", help="Skip the lint of conditions against the dataset's catalog.")
+
+
+def lint_or_fail(ds: Dataset, reqs: Sequence[Request], source: str, *, strict: bool) -> None:
+    """Lint requests against the dataset: warnings go to stderr; an error (or, with ``strict``, any finding) raises a
+    :class:`LintError` naming the request id and JSON pointer (exit 2). Evaluation itself is unchanged."""
+    issues = Linter(build_catalog(ds), ds).lint_all(reqs)
+    fatal = [i for i in issues if strict or i.severity == "error"]
+    for i in issues:
+        if i not in fatal:
+            print(f"warning: {i}", file=sys.stderr)
+    if fatal:
+        first = fatal[0]
+        more = f" (and {len(fatal) - 1} more lint finding(s))" if len(fatal) > 1 else ""
+        for i in fatal[1:]:
+            print(f"error: {source} {i}", file=sys.stderr)
+        raise LintError(first.message + more, f"{source} {first.location}")
 
 
 @app.command()
@@ -36,11 +58,15 @@ def validate(
                                                help="Gold answers (request_id, gold_restaurant)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per request."),
     lenient: bool = LenientOpt,
+    strict: bool = StrictOpt,
+    no_lint: bool = NoLintOpt,
 ) -> None:
     """Evaluate every request against every restaurant and report its status (exit 0 only when all are ok)."""
     reqs = load_requests(requests)
     gold = load_groundtruth(groundtruth) if groundtruth is not None else None
     ds = load_data(data, lenient)
+    if not no_lint:
+        lint_or_fail(ds, reqs, str(requests), strict=strict)
     results = validate_requests(Engine(ds), reqs, gold)
     if as_json:
         for r in results:
@@ -103,6 +129,8 @@ def match(
     explain: bool = typer.Option(False, "--explain", help="Show the evaluated tree with each condition's evidence."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per restaurant."),
     lenient: bool = LenientOpt,
+    strict: bool = StrictOpt,
+    no_lint: bool = NoLintOpt,
 ) -> None:
     """Show the restaurants matching one request (exit 0 when at least one matches, 1 when none does)."""
     if (request is None) == (requests is None):
@@ -116,6 +144,8 @@ def match(
             raise RequestError("--id goes with --requests, not --request", "match")
         req = load_request(request)  # type: ignore[arg-type]
     ds = load_data(data, lenient)
+    if not no_lint:
+        lint_or_fail(ds, [req], str(requests if requests is not None else request), strict=strict)
     engine = Engine(ds)
     ranked = engine.rank(req)
     shown = ranked if show_all else [x for x in ranked if x.value == 1]
