@@ -24,7 +24,7 @@ from dinecheck.requests.lint import Linter
 from dinecheck.requests.evaluate import Engine, NodeResult
 from dinecheck.requests.load import find_request, load_groundtruth, load_request, load_requests
 from dinecheck.requests.schema import Request, request_json_schema
-from dinecheck.requests.validate import STATUSES, summary_by_group, validate_requests
+from dinecheck.requests.validate import ALL_STATUSES, STATUSES, SUCCESS_STATUSES, summary_by_group, validate_requests
 
 app = typer.Typer(help="Evaluate, explain and validate structured restaurant requests.", no_args_is_help=True)
 
@@ -61,7 +61,8 @@ def validate(
     strict: bool = StrictOpt,
     no_lint: bool = NoLintOpt,
 ) -> None:
-    """Evaluate every request against every restaurant and report its status (exit 0 only when all are ok)."""
+    """Evaluate every request against every restaurant and report its status (exit 0 only when all are ok, or
+    unique for requests without a gold)."""
     reqs = load_requests(requests)
     gold = load_groundtruth(groundtruth) if groundtruth is not None else None
     ds = load_data(data, lenient)
@@ -86,12 +87,14 @@ def validate(
             for rid, w in warned:
                 typer.echo(f"warning: {rid}: {w}")
         typer.echo("")
-        typer.echo(f"{'group':<6} {'total':>5} " + " ".join(f"{s:>14}" for s in STATUSES))
+        columns = ALL_STATUSES if any(r.gold_restaurant is None for r in results) else STATUSES
+        typer.echo(f"{'group':<6} {'total':>5} " + " ".join(f"{s:>14}" for s in columns))
         for g, counts in summary_by_group(results).items():
-            typer.echo(f"{g:<6} {sum(counts.values()):>5} " + " ".join(f"{counts[s]:>14}" for s in STATUSES))
+            typer.echo(f"{g:<6} {sum(counts.values()):>5} " + " ".join(f"{counts[s]:>14}" for s in columns))
         n_ok = sum(1 for r in results if r.status == "ok")
-        typer.echo(f"\n{n_ok} of {len(results)} requests ok")
-    if any(r.status != "ok" for r in results):
+        n_unique = sum(1 for r in results if r.status == "unique")
+        typer.echo(f"\n{n_ok} of {len(results)} requests ok" + (f", {n_unique} unique (no gold)" if n_unique else ""))
+    if any(r.status not in SUCCESS_STATUSES for r in results):
         raise typer.Exit(1)
 
 
