@@ -17,11 +17,12 @@ import typer
 
 from dinecheck.cli.common import LenientOpt, echo_json, load_data
 from dinecheck.dataset import Dataset
-from dinecheck.errors import LintError, RequestError, ShorthandError
+from dinecheck.errors import DataError, LintError, RequestError, ShorthandError
 from dinecheck.requests import shorthand as sh
 from dinecheck.requests.catalog import Catalog, build_catalog
 from dinecheck.requests.lint import Linter
 from dinecheck.requests.evaluate import Engine, NodeResult
+from dinecheck.requests.matrix import build_matrix
 from dinecheck.requests.load import find_request, load_groundtruth, load_request, load_requests
 from dinecheck.requests.schema import Request, request_json_schema
 from dinecheck.requests.validate import ALL_STATUSES, STATUSES, SUCCESS_STATUSES, summary_by_group, validate_requests
@@ -248,3 +249,39 @@ def catalog(
         return
     for line in render_catalog(cat):
         typer.echo(line)
+
+
+@app.command()
+def matrix(
+    data: Path = DataOpt,
+    requests: Path = typer.Option(..., "--requests", help="Requests file (JSON Lines)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the matrix as JSON (condition_matrix.json)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the matrix as one JSON object."),
+    lenient: bool = LenientOpt,
+    strict: bool = StrictOpt,
+    no_lint: bool = NoLintOpt,
+) -> None:
+    """Every request condition (by aspect) × every restaurant: +1/0/-1, with per-condition counts."""
+    reqs = load_requests(requests)
+    ds = load_data(data, lenient)
+    if not no_lint:
+        lint_or_fail(ds, reqs, str(requests), strict=strict)
+    m = build_matrix(ds, reqs)
+    obj = m.to_json()
+    if out is not None:
+        try:
+            out.write_text(json.dumps(obj, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise DataError(f"cannot write the matrix ({exc.strerror})", str(out)) from None
+    if as_json:
+        echo_json(obj)
+        return
+    typer.echo(f"{'condition':<44} {'type':<16} {'+1':>5} {'0':>5} {'-1':>5}  requests")
+    for c in m.conditions:
+        k = c.counts()
+        rids = sorted({rid for rid, _ in c.uses})
+        shown = ", ".join(rids[:6]) + (f", … {len(rids) - 6} more" if len(rids) > 6 else "")
+        typer.echo(f"{c.name:<44} {c.kind:<16} {k['+1']:>5} {k['0']:>5} {k['-1']:>5}  {shown}")
+    typer.echo(f"\n{len(m.conditions)} conditions × {len(m.restaurants)} restaurants; "
+               f"{len(m.unique_conditions())} unique, {len(m.rare_conditions())} rare (1-3 restaurants)"
+               + (f"; written to {out}" if out is not None else ""))
