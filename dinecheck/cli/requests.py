@@ -1,4 +1,4 @@
-"""CLI: ``dinecheck requests validate | match | catalog | schema | shorthand`` — a thin shell over :mod:`dinecheck.requests`.
+"""CLI: ``dinecheck requests validate | match | catalog | matrix | suggest | list | schema | shorthand`` — a thin shell over :mod:`dinecheck.requests`.
 
 Contract (other tools depend on it): ``validate`` exits 0 when every request is ``ok``, 1 otherwise, 2 on invalid
 input; ``--json`` prints one object per request with exactly ``request_id, group, status, matches, gold_restaurant``.
@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 import typer
 
-from dinecheck.cli.common import LenientOpt, echo_json, load_data
+from dinecheck.cli.common import LenientOpt, echo_json, load_data, resolve_restaurant
 from dinecheck.dataset import Dataset
 from dinecheck.errors import DataError, LintError, RequestError, ShorthandError
 from dinecheck.requests import shorthand as sh
@@ -25,6 +25,7 @@ from dinecheck.requests.evaluate import Engine, NodeResult
 from dinecheck.requests.matrix import build_matrix
 from dinecheck.requests.load import find_request, load_groundtruth, load_request, load_requests
 from dinecheck.requests.schema import Request, request_json_schema
+from dinecheck.requests.suggest import DEFAULT_MAX_CONDITIONS, Suggester
 from dinecheck.requests.validate import ALL_STATUSES, STATUSES, SUCCESS_STATUSES, summary_by_group, validate_requests
 
 app = typer.Typer(help="Evaluate, explain and validate structured restaurant requests.", no_args_is_help=True)
@@ -285,3 +286,61 @@ def matrix(
     typer.echo(f"\n{len(m.conditions)} conditions × {len(m.restaurants)} restaurants; "
                f"{len(m.unique_conditions())} unique, {len(m.rare_conditions())} rare (1-3 restaurants)"
                + (f"; written to {out}" if out is not None else ""))
+
+
+@app.command()
+def suggest(
+    data: Path = DataOpt,
+    gold: str = typer.Option(..., "--gold", help="The restaurant the request must single out: business_id or unique "
+                                                 "name."),
+    group: str = typer.Option("G01", "--group", help="Shape of the request: G01 … G10 (see docs/requests.md)."),
+    max_conditions: int = typer.Option(DEFAULT_MAX_CONDITIONS, "--max-conditions", min=1,
+                                       help="Most conditions in a suggested request."),
+    limit: int = typer.Option(5, "--limit", min=1, help="How many suggestions at most."),
+    as_json: bool = typer.Option(False, "--json", help="Print each suggestion as a request line (JSON Lines)."),
+    lenient: bool = LenientOpt,
+) -> None:
+    """Suggest the smallest requests of a group's shape that only the gold restaurant satisfies (each validated ok).
+    Exit 1 when none is found within --max-conditions."""
+    ds = load_data(data, lenient)
+    target = resolve_restaurant(ds, gold, data, f"--gold {gold}")
+    found = Suggester(ds).suggest(target, group.upper(), max_conditions=max_conditions, limit=limit)
+    for i, s in enumerate(found, start=1):
+        if as_json:
+            echo_json(s.line)
+            continue
+        typer.echo(f"{i}. {s.line['shorthand']}")
+        typer.echo(f"   text: {s.line['text']}")
+        counts = ", ".join(f"{a}={n}" for a, n in s.condition_counts)
+        typer.echo(f"   {s.n_conditions} conditions; restaurants satisfying each: {counts}; status: ok")
+    if not as_json:
+        typer.echo(f"{len(found)} suggestion(s) of group {group.upper()} for {target.business_id} ({target.name})")
+    if not found:
+        raise typer.Exit(1)
+
+
+@app.command("list")
+def list_cmd(
+    requests: Path = typer.Argument(..., help="Requests file (JSON Lines)."),
+    data: Optional[Path] = typer.Option(None, "--data", help="Also evaluate against this dataset and show statuses."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per request."),
+    lenient: bool = LenientOpt,
+) -> None:
+    """List a request file: id, group, shorthand (derived from the structure), and the status when --data is given."""
+    reqs = load_requests(requests)
+    statuses: dict[str, tuple[str, int]] = {}
+    if data is not None:
+        ds = load_data(data, lenient)
+        statuses = {r.request_id: (r.status, len(r.matches)) for r in validate_requests(Engine(ds), reqs)}
+    for r in reqs:
+        short = sh.to_text(sh.from_structure(r.structure))
+        if as_json:
+            obj: dict[str, Any] = {"id": r.id, "group": r.group, "shorthand": short}
+            if r.id in statuses:
+                obj["status"], obj["matches"] = statuses[r.id]
+            echo_json(obj)
+        elif r.id in statuses:
+            status, n = statuses[r.id]
+            typer.echo(f"{r.id:<8} {r.group or '-':<5} {status:<15} {n:>4}  {short}")
+        else:
+            typer.echo(f"{r.id:<8} {r.group or '-':<5} {short}")

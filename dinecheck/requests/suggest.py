@@ -105,7 +105,7 @@ def _mask_count(mask: int) -> int:
 
 
 def _snake(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_").replace("wi_fi", "wifi")
 
 
 def _yelp(value: Any) -> Any:
@@ -187,7 +187,7 @@ class Suggester:
         if value is True:
             return base
         if value is False:
-            return f"no_{base}"
+            return "no_" + re.sub(r"^(has|accepts|offers|takes)_", "", base)
         return f"{base}_{_snake(str(value))}"
 
     def hours_candidates(self, gold: Restaurant) -> list[Candidate]:
