@@ -8,6 +8,7 @@ input; ``--json`` prints one object per request with exactly ``request_id, group
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from collections.abc import Sequence
@@ -16,6 +17,7 @@ from typing import Any, Optional
 import typer
 
 from dinecheck.cli.common import LenientOpt, echo_json, load_data, resolve_restaurant
+from dinecheck.cli.extractor_options import ApiKeyOpt, BaseUrlOpt, ConfigOpt, ModelOpt
 from dinecheck.dataset import Dataset
 from dinecheck.errors import DataError, LintError, RequestError, ShorthandError
 from dinecheck.requests import shorthand as sh
@@ -25,7 +27,7 @@ from dinecheck.requests.evaluate import Engine, NodeResult
 from dinecheck.requests.matrix import build_matrix
 from dinecheck.requests.load import find_request, load_groundtruth, load_request, load_requests
 from dinecheck.requests.schema import Request, request_json_schema
-from dinecheck.requests.suggest import DEFAULT_MAX_CONDITIONS, Suggester
+from dinecheck.requests.suggest import DEFAULT_MAX_CONDITIONS, Suggester, Suggestion
 from dinecheck.requests.validate import ALL_STATUSES, STATUSES, SUCCESS_STATUSES, summary_by_group, validate_requests
 
 app = typer.Typer(help="Evaluate, explain and validate structured restaurant requests.", no_args_is_help=True)
@@ -299,24 +301,65 @@ def suggest(
     limit: int = typer.Option(5, "--limit", min=1, help="How many suggestions at most."),
     as_json: bool = typer.Option(False, "--json", help="Print each suggestion as a request line (JSON Lines)."),
     lenient: bool = LenientOpt,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    api_key: ApiKeyOpt = None,
+    config: ConfigOpt = None,
 ) -> None:
     """Suggest the smallest requests of a group's shape that only the gold restaurant satisfies (each validated ok).
+    With a configured model, its draft of the text replaces the template when it mentions every condition.
     Exit 1 when none is found within --max-conditions."""
     ds = load_data(data, lenient)
     target = resolve_restaurant(ds, gold, data, f"--gold {gold}")
     found = Suggester(ds).suggest(target, group.upper(), max_conditions=max_conditions, limit=limit)
+    drafts = _model_drafts(found, target.name, base_url, model, api_key, config)
     for i, s in enumerate(found, start=1):
+        template = s.line["text"]
+        draft = drafts.get(s.line["id"])
+        line = {**s.line, "text": draft} if draft else s.line
         if as_json:
-            echo_json(s.line)
+            echo_json(line)
             continue
         typer.echo(f"{i}. {s.line['shorthand']}")
-        typer.echo(f"   text: {s.line['text']}")
+        if draft:
+            typer.echo(f"   text (model draft, checked): {draft}")
+            typer.echo(f"   template: {template}")
+        else:
+            typer.echo(f"   text: {template}")
         counts = ", ".join(f"{a}={n}" for a, n in s.condition_counts)
         typer.echo(f"   {s.n_conditions} conditions; restaurants satisfying each: {counts}; status: ok")
     if not as_json:
         typer.echo(f"{len(found)} suggestion(s) of group {group.upper()} for {target.business_id} ({target.name})")
     if not found:
         raise typer.Exit(1)
+
+
+def _model_drafts(found: Sequence[Suggestion], gold_name: str, base_url: str | None, model: str | None,
+                  api_key: str | None, config: Path | None) -> dict[str, str]:
+    """Model drafts of the texts (id → text) when a model is configured; rejected drafts are warnings on stderr."""
+    from dinecheck.extract.chat import ENV_BASE_URL, configured_base_url
+
+    if not found or not (base_url or os.environ.get(ENV_BASE_URL) or configured_base_url(config)):
+        return {}
+    from dinecheck.cli.extractor_options import build_options
+    from dinecheck.extract.chat import ChatClient, resolve_config
+    from dinecheck.requests.draft import draft_text
+
+    cfg = resolve_config(build_options(base_url=base_url, model=model, api_key=api_key, config=config),
+                         location="requests suggest")
+    client = ChatClient(cfg)
+    out: dict[str, str] = {}
+    try:
+        for s in found:
+            d = draft_text(client, s.line["text"], list(s.phrases), s.request.structure, gold_name)
+            if d.from_model:
+                out[s.line["id"]] = d.text
+            else:
+                print(f"warning: {s.line['id']}: the model's draft was not used: {'; '.join(d.problems)}",
+                      file=sys.stderr)
+    finally:
+        client.close()
+    return out
 
 
 @app.command("list")

@@ -98,6 +98,7 @@ class Suggestion:
     n_conditions: int
     rarity: int
     condition_counts: tuple[tuple[str, int], ...] = field(default=())
+    phrases: tuple[str, ...] = field(default=())
 
 
 def _mask_count(mask: int) -> int:
@@ -373,7 +374,8 @@ class Suggester:
                 continue
             seen.add(key)
             counts = tuple((c.node["aspect"], c.count) for c in anchors + leaves)
-            out.append(Suggestion(req, line, len(anchors) + len(leaves), sum(n for _, n in counts), counts))
+            out.append(Suggestion(req, line, len(anchors) + len(leaves), sum(n for _, n in counts), counts,
+                                  tuple(c.phrase for c in anchors + leaves)))
         return out
 
 
