@@ -153,7 +153,8 @@ def _write_inputs(work: Path) -> None:
     (broken / "restaurants.jsonl").write_text(json.dumps({"business_id": "B1", "name": "One"}) + "\n")
     (broken / "reviews.jsonl").write_text(json.dumps({"review_id": "V1", "business_id": "ghost", "text": "x"}) + "\n")
     (work / "r.jsonl").write_text(json.dumps({"id": "R1", "structure": {"op": "AND", "args": [
-        {"aspect": "wifi", "evidence": {"kind": "item_meta", "path": ["attributes", "WiFi"], "true": "free"}}]}}) + "\n")
+        {"aspect": "wifi", "evidence": {"kind": "item_meta", "path": ["attributes", "WiFi"], "true": "free"}},
+    ]}}) + "\n")
 
 
 @pytest.fixture(scope="module")

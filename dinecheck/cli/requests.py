@@ -1,4 +1,5 @@
-"""CLI: ``dinecheck requests validate | match | catalog | matrix | suggest | list | schema | shorthand`` — a thin shell over :mod:`dinecheck.requests`.
+"""CLI: ``dinecheck requests validate | match | catalog | matrix | suggest | list | schema | shorthand`` — a thin
+shell over :mod:`dinecheck.requests`.
 
 Contract (other tools depend on it): ``validate`` exits 0 when every request is ``ok``, 1 otherwise, 2 on invalid
 input; ``--json`` prints one object per request with exactly ``request_id, group, status, matches, gold_restaurant``.
@@ -10,8 +11,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Optional
 
 import typer
@@ -22,13 +23,24 @@ from dinecheck.dataset import Dataset
 from dinecheck.errors import DataError, LintError, RequestError, ShorthandError
 from dinecheck.requests import shorthand as sh
 from dinecheck.requests.catalog import Catalog, build_catalog
-from dinecheck.requests.lint import Linter
 from dinecheck.requests.evaluate import Engine, NodeResult
+from dinecheck.requests.lint import Linter
+from dinecheck.requests.load import (
+    find_request,
+    load_groundtruth,
+    load_request,
+    load_requests,
+)
 from dinecheck.requests.matrix import build_matrix
-from dinecheck.requests.load import find_request, load_groundtruth, load_request, load_requests
 from dinecheck.requests.schema import Request, request_json_schema
 from dinecheck.requests.suggest import DEFAULT_MAX_CONDITIONS, Suggester, Suggestion
-from dinecheck.requests.validate import ALL_STATUSES, STATUSES, SUCCESS_STATUSES, summary_by_group, validate_requests
+from dinecheck.requests.validate import (
+    ALL_STATUSES,
+    STATUSES,
+    SUCCESS_STATUSES,
+    summary_by_group,
+    validate_requests,
+)
 
 app = typer.Typer(help="Evaluate, explain and validate structured restaurant requests.", no_args_is_help=True)
 

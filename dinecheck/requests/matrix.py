@@ -104,7 +104,7 @@ def build_matrix(dataset: Dataset, requests: list[Request], engine: Engine | Non
             uses[name].append((req.id, ptr))
     values = engine.condition_values(order)
     conds = []
-    for (_rid, _ptr, cond), vals, name in zip(order, values, uses):
+    for (_rid, _ptr, cond), vals, name in zip(order, values, uses, strict=True):
         conds.append(MatrixCondition(
             name=name, aspect=cond.aspect, kind=cond.evidence.kind,
             definition=cond.evidence.model_dump(mode="json", exclude_none=True),

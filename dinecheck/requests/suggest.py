@@ -160,7 +160,7 @@ class Suggester:
         gbit = 1 << gold.index
         got = self._evaluate([s[0] for s in specs], gold)
         return [Candidate(node, phrase, key, cls, mask, count, df)
-                for (node, phrase, key, cls, df), (mask, count) in zip(specs, got) if mask & gbit]
+                for (node, phrase, key, cls, df), (mask, count) in zip(specs, got, strict=True) if mask & gbit]
 
     def attribute_candidates(self, gold: Restaurant) -> list[Candidate]:
         specs: list[tuple[dict[str, Any], str, str, str, int]] = []
@@ -341,7 +341,8 @@ class Suggester:
             unique = sorted((c for c in social if c.mask == gbit), key=lambda c: (-c.df, c.key))
             drafts += [([], [c.node], [c]) for c in unique[:limit]]
         else:
-            leaves = self.review_candidates(gold) + self.credibility_candidates(gold) + self.review_meta_candidates(gold)
+            leaves = [*self.review_candidates(gold), *self.credibility_candidates(gold),
+                      *self.review_meta_candidates(gold)]
             leaves = _distinct(sorted(leaves, key=lambda c: (c.count, -c.df, c.key)))
             fill(_or_parts(group, leaves), 1, attrs)
             if not drafts:
@@ -358,12 +359,13 @@ class Suggester:
             if len(out) >= limit:
                 break
             structure = _structure(group, anchors, nodes)
-            line = {"id": f"X{len(out) + 1:02d}", "group": group, "scenario": f"Suggested: {GROUPS[group]}",
-                    "text": request_text(gold, group, anchors, leaves, nodes),
-                    "shorthand": "", "structure": structure, "gold_restaurant": gold.business_id}
+            line: dict[str, Any] = {
+                "id": f"X{len(out) + 1:02d}", "group": group, "scenario": f"Suggested: {GROUPS[group]}",
+                "text": request_text(gold, group, anchors, leaves, nodes),
+                "shorthand": "", "structure": structure, "gold_restaurant": gold.business_id}
             req = parse_request(line, "suggestion")
-            line["shorthand"] = sh.to_text(sh.from_structure(req.structure))
-            key = line["shorthand"]
+            key = sh.to_text(sh.from_structure(req.structure))
+            line["shorthand"] = key
             if key in seen:
                 continue
             req = parse_request(line, "suggestion")
@@ -393,7 +395,7 @@ def _or_parts(group: str, leaves: list[Candidate], variants: int = 6
               ) -> list[tuple[int, list[dict[str, Any]], list[Candidate]]]:
     """Fixed OR-structures of the group's shape from consecutive windows of the rarest leaves."""
     size = {"G05": 3, "G06": 4, "G07": 4, "G08": 3}[group]
-    out = []
+    out: list[tuple[int, list[dict[str, Any]], list[Candidate]]] = []
     for start in range(0, max(0, len(leaves) - size + 1)):
         if len(out) >= variants:
             break
@@ -414,11 +416,7 @@ def _or_parts(group: str, leaves: list[Candidate], variants: int = 6
 
 def _structure(group: str, anchors: list[Candidate], fixed: list[dict[str, Any]]) -> dict[str, Any]:
     args = [c.node for c in anchors]
-    if group in ("G02", "G03"):
-        args = fixed + args
-    else:
-        args = args + fixed
-    return {"op": "AND", "args": args}
+    return {"op": "AND", "args": [*fixed, *args] if group in ("G02", "G03") else [*args, *fixed]}
 
 
 def _noun(gold: Restaurant) -> str:

@@ -14,7 +14,8 @@ from dinecheck.requests.draft import check_text, draft_text
 from dinecheck.sample import sample_dir
 from tests.conftest import shared_file
 
-_spec = importlib.util.spec_from_file_location("fake_llm", Path(__file__).resolve().parents[1] / "support" / "fake_llm.py")
+_spec = importlib.util.spec_from_file_location("fake_llm",
+                                              Path(__file__).resolve().parents[1] / "support" / "fake_llm.py")
 fake_llm = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fake_llm)
 
@@ -72,7 +73,8 @@ def test_model_draft_used_only_when_it_passes(server) -> None:
         assert (used.text, used.from_model, used.problems) == (GOOD, True, ())
         rejected = draft_text(client, "TEMPLATE", [], REQ.structure, "Milkcrate Cafe")
         assert rejected.text == "TEMPLATE" and not rejected.from_model
-        assert len(rejected.problems) == 7 and rejected.problems[0].startswith("drive_thru (/structure/args/0)")  # 6 conditions, the social one twice (word, friend)
+        # six conditions, the social one twice (its word and its friend)
+        assert len(rejected.problems) == 7 and rejected.problems[0].startswith("drive_thru (/structure/args/0)")
         garbled = draft_text(client, "TEMPLATE", [], REQ.structure, None)
         assert (garbled.text, garbled.problems) == ("TEMPLATE", ("the model's answer is not JSON",))
     finally:

@@ -57,7 +57,8 @@ def test_json_shape() -> None:
     tv = obj["conditions"]["tv"]
     assert tv["type"] == "item_meta" and tv["satisfying_restaurants"] == [0] and tv["count"] == 1
     assert tv["definition"] == {"kind": "item_meta", "path": ["attributes", "HasTV"], "true": "True", "missing": 0}
-    assert tv["values"] == [1, 0, -1] and tv["requests"] == [{"request_id": "Q1", "pointer": "/structure/args/1/args/0"}]
+    assert tv["values"] == [1, 0, -1]
+    assert tv["requests"] == [{"request_id": "Q1", "pointer": "/structure/args/1/args/0"}]
     assert obj["restaurants"]["1"] == {"name": "B", "business_id": "b", "satisfying_conditions": ["latte", "wifi#2"]}
 
 
