@@ -95,6 +95,11 @@ def attribute_label(path: Sequence[str]) -> str:
     keys = list(path[1:] if path and path[0] == "attributes" else path)
     if not keys:
         return "Attributes"
+    label = _label(keys)
+    return label if label.strip() else ".".join(keys)  # keys made of punctuation or spaces: show them as they are
+
+
+def _label(keys: list[str]) -> str:
     top = keys[0]
     top_label = _TOP.get(top) or _sentence(words(top.removeprefix("Restaurants") or top))
     if len(keys) == 1:
