@@ -96,7 +96,10 @@ def attribute_label(path: Sequence[str]) -> str:
     if not keys:
         return "Attributes"
     label = _label(keys)
-    return label if label.strip() else ".".join(keys)  # keys made of punctuation or spaces: show them as they are
+    if label.strip():
+        return label
+    raw = ".".join(keys)  # keys made of punctuation or spaces: show them as they are (quoted when only spaces)
+    return raw if raw.strip() else repr(raw)
 
 
 def _label(keys: list[str]) -> str:

@@ -23,6 +23,8 @@ from dinecheck.requests.labels import attribute_label, words
     (["RestaurantsFooBar"], "Foo bar"),   # unknown key: CamelCase words, "Restaurants" prefix dropped
     (["SomeNewThing", "sub_key"], "Sub key some new thing"),
     (["attributes"], "Attributes"),
+    (["attributes", "\r"], "'\\r'"),
+    (["--", "0"], "0 --"),
 ])
 def test_attribute_label(path: list[str], label: str) -> None:
     assert attribute_label(path) == label
@@ -39,5 +41,4 @@ def test_words_splits_camel_snake_and_acronyms() -> None:
 def test_label_is_never_empty_for_any_path(path: list[str]) -> None:
     label = attribute_label(path)
     assert isinstance(label, str)
-    if path != ["attributes"] and any(ch.isalnum() for ch in "".join(path)):
-        assert label.strip()
+    assert label.strip()
