@@ -17,16 +17,13 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
+from dinecheck.cli.model_options import ApiKeyOpt, BaseUrlOpt, ConfigOpt, ModelOpt
 from dinecheck.extract.factory import DEFAULT_CONCURRENCY, ExtractorOptions
 
 ExtractorArg = Annotated[
     str | None,
     typer.Option("--extractor", help="llm | offline | replay:FILE (default: llm when a model is configured, else offline)."),
 ]
-BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible base URL (env DINECHECK_LLM_BASE_URL).")]
-ModelOpt = Annotated[str | None, typer.Option("--model", help="Model name (env DINECHECK_LLM_MODEL).")]
-ApiKeyOpt = Annotated[str | None, typer.Option("--api-key", help="API key (env DINECHECK_LLM_API_KEY).")]
-ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML file with [llm] base_url, model, api_key, prices.")]
 CacheOpt = Annotated[Path | None, typer.Option("--cache", help="Extraction cache file (default: user cache dir).")]
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the extraction cache.")]
 BatchOpt = Annotated[int, typer.Option("--batch-size", min=1, max=50, help="Reviews per model call.")]

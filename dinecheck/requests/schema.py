@@ -298,3 +298,8 @@ def iter_nodes(node: OperatorNode | Condition, pointer: str = "/structure"):
         if isinstance(cur, OperatorNode):
             for i in range(len(cur.args) - 1, -1, -1):
                 stack.append((f"{ptr}/args/{i}", cur.args[i]))
+
+
+def conditions(node: OperatorNode | Condition, pointer: str = "/structure") -> list[tuple[str, Condition]]:
+    """Every condition with its JSON pointer, in document order."""
+    return [(p, n) for p, n in iter_nodes(node, pointer) if isinstance(n, Condition)]
