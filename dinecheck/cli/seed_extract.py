@@ -65,7 +65,10 @@ def result_line(res: ExtractionResult) -> dict[str, Any]:
         "review_id": res.review_id,
         "status": res.status,
         "extraction": dict(res.values),
-        "evidence": {k: {"quote": e.quote, "verified": e.verified} for k, e in res.evidence.items()},
+        "evidence": {
+            k: {"quote": e.quote, "verified": e.verified} | ({"cue": e.cue} if e.cue is not None else {})
+            for k, e in res.evidence.items()
+        },
     }
     if res.status != "ok":
         line["error"] = res.error

@@ -78,10 +78,12 @@ class ReviewInput:
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """A verbatim quote supporting a non-``none`` value, and whether it really occurs in the review."""
+    """A verbatim quote supporting a non-``none`` value, whether it really occurs in the review, and (for rule-based
+    extractors) the cue that fired."""
 
     quote: str
     verified: bool
+    cue: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

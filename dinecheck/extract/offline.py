@@ -1,234 +1,275 @@
-"""The offline extractor: deterministic, network-free labels from a seed's field descriptions and language cues.
+"""The offline extractor: deterministic, network-free labels driven by the seed's value descriptions; it abstains.
 
 :func:`label_review` is the pure core (rules + one review → one :class:`ExtractionResult`); :class:`OfflineExtractor`
 is the thin :class:`~dinecheck.extract.base.Extractor` around it that caches compiled rules per field list.
 
-How a review is labelled (see ``docs/offline_extractor.md``):
+Precision first (see ``docs/offline_extractor.md``): a non-null value needs explicit evidence in one sentence (its
+clauses may be evidenced in the adjacent ones) near a mention of the domain; otherwise the field gets its null value.
+Every non-null value carries the sentence that fired (a verbatim slice, ``verified=True``) and the cue that fired
+(``Evidence.cue``: the cue's words and its source — value name, example, description word or lexicon entry).
 
-1. The review is cut into sentences; tokens carry negation marks and irrealis marks (conditional, modal, habitual,
-   "another place", figurative clauses), and sentences carry flags for first person, reported speech, third-party
-   people and speaker attitude (:mod:`~dinecheck.extract.offline_cues`).
-2. A *content* value fires in a sentence that holds one of the value's distinctive concepts outside irrealis clauses
-   when its window (the sentence ± :data:`WINDOW` sentences) mentions the domain and the field's topic (a listed
-   example suffices for the topic) and evidences every clause of the description (and every emphasized word), with
-   at least as many distinctive concepts as the description has clauses; participant words ("customer") are no
-   evidence. A clause concept that is another content field's topic is also evidenced where that field fired (a
-   second pass: "customer still had reaction" ← the field about reactions found stomach cramps). Of the values that
-   fire, the one with most distinctive concepts wins; ties go to the value declared later.
-3. A *perspective* field (values about who experienced something) looks at the *events*: sentences where a related
-   field fired or its own topic is mentioned. Reported speech or an anonymous third party → the "reported" value;
-   otherwise → the "self" value; no event but a concern voiced near the domain → the "irrealis" value.
-4. Nothing fired → the field's null value (``none`` or the value whose description is a negation). A field without a
-   null value where nothing fired makes the review ``invalid`` — a value is never invented.
-
-Every non-null value carries the sentence that fired, sliced verbatim from the review (``verified=True``).
+* a **subject** field takes the value whose strong cues (value name, listed kinds) the review mentions most — any
+  polarity ("no gluten-free options" still talks about gluten-free eating), ingredient words only next to the domain;
+  the catch-all value ("another diet … not covered") takes a domain mention that names no kind;
+* a **content** field fires a value in a sentence that holds one of its distinctive cues outside irrealis clauses,
+  with the domain in the sentence or an adjacent one, the field's gate (a participant) near, every clause of that
+  alternative evidenced near, and no figurative marker; the value with most firing sentences wins (ties: the later);
+* a **perspective** field looks at the *events* (the subject field's mentions, else the sentences where a related
+  content field fired): reported speech → reported; the speaker with a verb of eating/ordering, a copula or a
+  companion → self; otherwise general (or self when the seed has no general value). No event but a concern word
+  voiced by the speaker or to the reader next to the domain → the hypothetical value.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dinecheck.extract.base import Evidence, ExtractionResult, ExtractionStats, FieldSpec, ReviewInput
-from dinecheck.extract.offline_cues import MAX_TEXT_CHARS, Sentence, split_sentences
-from dinecheck.extract.offline_rules import Concept, FieldRule, Perspective, Rules, ValueRule, compile_rules
+from dinecheck.extract.offline_lexicon import Lexicon, load_lexicon
+from dinecheck.extract.offline_rules import Cue, FieldRule, Rules, ValueRule, compile_rules
+from dinecheck.extract.offline_text import MAX_TEXT_CHARS, Sentence, split_sentences
 
-WINDOW = 2
+WINDOW = 1
+VERSION = "2"
 _MAX_CACHED_RULES = 32
+_COPULA = frozenset({"be", "i'm", "we're", "am", "as"})
 
-__all__ = ["OfflineExtractor", "label_review", "WINDOW"]
+__all__ = ["OfflineExtractor", "label_review", "WINDOW", "VERSION"]
 
 
 @dataclass(frozen=True, slots=True)
-class _Fire:
+class Fire:
     value: ValueRule
     score: int
     sentences: tuple[int, ...]
     best: int  # the sentence quoted as evidence
+    cue: Cue
 
 
-class _Matcher:
-    """Memoised concept-in-sentence matching for one review."""
+class _Review:
+    """One review's sentences with memoised cue matching."""
 
-    def __init__(self, sentences: list[Sentence], domain: Sequence[Concept]) -> None:
+    def __init__(self, sentences: list[Sentence], rules: Rules) -> None:
         self.s = sentences
         self.n = len(sentences)
-        self._memo: dict[tuple[int, int, bool], bool] = {}
-        self.domain_at = [not domain or any(self.at(c, i) for c in domain) for i in range(self.n)]
+        self._memo: dict[tuple[int, int, bool, bool], int | None] = {}
+        self.domain_cues = rules.domain
+        self.domain_at = [self._domain(i, rules) for i in range(self.n)]
 
-    def at(self, concept: Concept, i: int, realis: bool = False) -> bool:
-        key = (id(concept), i, realis)
-        hit = self._memo.get(key)
-        if hit is None:
-            hit = self._memo[key] = concept.match(self.s[i], realis)
-        return hit
+    def find(self, cue: Cue, i: int, *, any_polarity: bool = False, realis: bool = False) -> int | None:
+        key = (id(cue), i, any_polarity, realis)
+        if key not in self._memo:
+            self._memo[key] = cue.find(self.s[i], any_polarity=any_polarity, realis=realis)
+        return self._memo[key]
 
-    def window(self, i: int, width: int = WINDOW) -> range:
-        return range(max(0, i - width), min(self.n, i + width + 1))
-
-    def near(self, concepts: Iterable[Concept], i: int, width: int = WINDOW, realis: bool = False) -> bool:
-        cs = tuple(concepts)
-        return any(self.at(c, j, realis) for j in self.window(i, width) for c in cs)
-
-    def domain_near(self, i: int, width: int = WINDOW) -> bool:
-        return any(self.domain_at[j] for j in self.window(i, width))
-
-    def anywhere(self, concepts: Iterable[Concept], realis: bool = False) -> bool:
-        cs = tuple(concepts)
-        return any(self.at(c, j, realis) for j in range(self.n) for c in cs)
-
-
-Related = dict[str, frozenset[int]]  # concept key → sentences where another field found what the concept names
-
-
-def _fire_content(f: FieldRule, v: ValueRule, m: _Matcher, related: Related | None = None) -> _Fire | None:
-    """Where value ``v`` fires (see the module docstring). ``related`` evidences a concept that is another field's
-    topic wherever that field fired ("customer still had reaction" ← the field about reactions found one)."""
-    evidence = tuple(c for c in v.distinctive if not c.role)
-    if not evidence:
-        return None
-    rel = related or {}
-
-    def near(c: Concept, i: int) -> bool:
-        if m.near((c,), i, realis=True):
+    def _domain(self, i: int, rules: Rules) -> bool:
+        if any(self.find(c, i, any_polarity=True) is not None for c in rules.domain):
             return True
-        hits = rel.get(c.key)
-        return bool(hits) and any(j in hits for j in m.window(i))
+        for f in rules.fields:
+            if f.kind == "subject" and any(self._strong(c, i) for v in f.values for c in _subject_cues(v)):
+                return True
+        return False
 
-    union: set[tuple[str, bool]] = set()
-    hits: list[int] = []
-    best, best_n = -1, 0
-    need = max(1, len(v.clauses))
-    for i in range(m.n):
-        if not m.domain_near(i) or not any(m.at(c, i, True) for c in evidence):
-            continue
-        example_here = any(m.at(c, i, True) for c in v.examples)  # a quoted/listed example is specific enough
-        if f.gate and not example_here and not m.near(f.gate, i):  # e.g. a staff word for a staff-interaction field
-            continue
-        if not all(any(near(c, i) for c in cl.concepts if not c.role) for cl in v.clauses):
-            continue
-        if not all(near(c, i) for c in v.required):
-            continue
-        found = {c.ident for c in evidence if near(c, i)}
-        if len(found) < need:
-            continue
-        if v.absent and m.anywhere(v.absent, realis=True):
-            continue
-        union |= found
-        hits.append(i)
-        if len(found) > best_n:
-            best, best_n = i, len(found)
-    if not hits:
+    def _strong(self, c: Cue, i: int) -> bool:
+        return not c.weak and self.find(c, i, any_polarity=True) is not None
+
+    def window(self, i: int) -> range:
+        return range(max(0, i - WINDOW), min(self.n, i + WINDOW + 1))
+
+    def near(self, cues: Sequence[Cue], i: int, realis: bool = True) -> Cue | None:
+        for j in self.window(i):
+            for c in cues:
+                if self.find(c, j, realis=realis) is not None:
+                    return c
         return None
-    return _Fire(v, len(union), tuple(hits), best)
+
+    def domain_near(self, i: int) -> bool:
+        return any(self.domain_at[j] for j in self.window(i))
 
 
-def _related(f: FieldRule, rules: Rules, all_fires: dict[str, list[_Fire]]) -> Related:
-    """For the clause concepts of ``f`` that are another content field's topic: where that field fired."""
-    wanted = {c.key for v in f.values for cl in v.clauses for c in cl.concepts}
-    out: dict[str, set[int]] = {}
-    for g in rules.fields:
-        if g is f or g.is_perspective or not all_fires.get(g.name):
+def _subject_cues(v: ValueRule) -> tuple[Cue, ...]:
+    return v.examples  # for a subject field: name, listed kinds and lexicon words (see compile_rules)
+
+
+def _masked(r: _Review, masks: Sequence[Cue], i: int, pos: int) -> bool:
+    """Whether word ``pos`` of sentence ``i`` lies inside a phrase the null value lists ("veggie pizza")."""
+    for m in masks:
+        start = r.find(m, i, any_polarity=True)
+        if start is not None and start <= pos <= start + len(m.words) + 2:
+            return True
+    return False
+
+
+def _fire_subject(f: FieldRule, r: _Review) -> Fire | None:
+    best: Fire | None = None
+    first_seen: dict[str, int] = {}
+    for v in f.values:
+        hits: list[int] = []
+        cue_hit: Cue | None = None
+        count = 0
+        for i in range(r.n):
+            if r.s[i].figurative:
+                continue
+            for c in _subject_cues(v):
+                if c.weak and not r.domain_at[i]:
+                    continue
+                pos = r.find(c, i, any_polarity=True)
+                if pos is not None and not (f.masks and _masked(r, f.masks, i, pos)):
+                    count += 1
+                    if not hits or hits[-1] != i:
+                        hits.append(i)
+                    cue_hit = cue_hit or c
+        if hits and cue_hit is not None:
+            first_seen[v.name] = hits[0]
+            fire = Fire(v, count, tuple(hits), hits[0], cue_hit)
+            if best is None or (count, -hits[0]) > (best.score, -first_seen[best.value.name]):
+                best = fire
+    if best is None:
+        catch = next((v for v in f.values if v.catch_all), None)
+        hits = [i for i in range(r.n) if r.domain_at[i] and not r.s[i].figurative]
+        if catch is not None and hits:
+            cue = next(c for c in _domain_cues_of(r, hits[0]))
+            return Fire(catch, len(hits), tuple(hits), hits[0], cue)
+    return best
+
+
+def _domain_cues_of(r: _Review, i: int) -> list[Cue]:
+    return [c for c in r.domain_cues if r.find(c, i, any_polarity=True) is not None] or list(r.domain_cues)
+
+
+def _fire_content(f: FieldRule, v: ValueRule, r: _Review) -> Fire | None:
+    hits: list[int] = []
+    cue_hit: Cue | None = None
+    for i in range(r.n):
+        s = r.s[i]
+        if s.figurative or not r.domain_near(i):
             continue
-        sentences = {i for fi in all_fires[g.name] for i in fi.sentences}
-        for c in g.topic:
-            if c.key in wanted:
-                out.setdefault(c.key, set()).update(sentences)
-    return {k: frozenset(v) for k, v in out.items()}
+        if f.gate and r.near(f.gate, i, realis=False) is None:
+            continue
+        anchor: Cue | None = None
+        for a in v.alternatives:
+            anchor = next((c for cl in a.clauses for c in cl if r.find(c, i, realis=True) is not None), None)
+            if anchor is None:
+                continue
+            if all(r.near(cl, i) is not None for cl in a.clauses):
+                break
+            anchor = None
+        if anchor is None:
+            anchor = next((c for c in v.examples if r.find(c, i, realis=True) is not None), None)
+            if anchor is None:
+                continue
+        if any(c.weak for c in (anchor,)) and not r.domain_at[i]:
+            continue
+        if v.required and not all(r.near((c,), i) is not None for c in v.required):
+            continue
+        if v.absent and any(r.find(c, j, realis=True) is not None for c in v.absent for j in range(r.n)):
+            continue
+        hits.append(i)
+        cue_hit = cue_hit or anchor
+    if not hits or cue_hit is None:
+        return None
+    return Fire(v, len(hits), tuple(hits), hits[0], cue_hit)
 
 
-def _choose(fires: list[_Fire]) -> _Fire | None:
-    return max(fires, key=lambda fi: (fi.score, fi.value.index), default=None)
+def _self_voice(s: Sentence, lex: Lexicon) -> bool:
+    """The speaker (or their party) eats, orders, is, or names a companion: "I ordered", "I'm vegan", "my son"."""
+    if not s.first_person:
+        return False
+    lemmas = {t.lemma for t in s.words} | {t.lower for t in s.words}
+    return bool(
+        lemmas & lex.classes["consume"] or lemmas & _COPULA or (lemmas & lex.classes["companion"])
+    )
 
 
-def _alt_words(concepts: Iterable[Concept]) -> set[str]:
-    return {w for c in concepts for a in c.alts for w in a.words}
-
-
-_EVENT_KINDS: tuple[Perspective, ...] = ("self", "reported")
-
-
-def _perspective_kind(m: _Matcher, i: int) -> Perspective:
-    s = m.s[i]
-    if s.reported or (s.third_party and not s.first_person):
-        return "reported"
-    if i > 0 and m.s[i - 1].reported and not s.first_person:
-        return "reported"
-    if i + 1 < m.n and m.s[i + 1].reported and not s.subject_first_person:
-        return "reported"  # "My coworker ended up at the hospital. Apparently the brownie wasn't nut-free."
-    return "self"  # reviews narrate the reviewer's own visit unless a report or a third party says otherwise
-
-
-def _fire_perspective(f: FieldRule, rules: Rules, all_fires: dict[str, list[_Fire]], m: _Matcher) -> _Fire | None:
-    own = _alt_words(f.topic)
+def _related_events(f: FieldRule, rules: Rules, fires: dict[str, Fire | None]) -> set[int]:
+    own = {c.concept for c in f.topic} | {w for c in f.topic for w in c.words}
     events: set[int] = set()
+    fallback: set[int] = set()
     for g in rules.fields:
-        if g is f or g.is_perspective:
+        fire = fires.get(g.name)
+        if g is f or g.kind != "content" or fire is None:
             continue
-        if own and not own & _alt_words(g.topic):
-            continue
-        for fire in all_fires.get(g.name, []):
+        fallback.update(fire.sentences)
+        theirs = {c.concept for c in g.topic} | {w for c in g.topic for w in c.words}
+        if own & theirs:
             events.update(fire.sentences)
-    if f.topic:
-        events.update(i for i in range(m.n) if m.domain_at[i] and m.near(f.topic, i, 0, realis=True))
+    return events or fallback
+
+
+def _fire_perspective(f: FieldRule, rules: Rules, fires: dict[str, Fire | None], r: _Review, lex: Lexicon) -> Fire | None:
+    subject = next((g for g in rules.fields if g.kind == "subject"), None)
+    if subject is not None:
+        sf = fires.get(subject.name)
+        events = set(sf.sentences) if sf is not None else set()
+    else:
+        events = _related_events(f, rules, fires)
     if events:
-        kinds = {i: _perspective_kind(m, i) for i in sorted(events)}
-        for kind in _EVENT_KINDS:
-            v = f.value(kind)
-            hits = tuple(i for i, k in kinds.items() if k == kind)
+        kinds: dict[str, list[int]] = {}
+        for i in sorted(events):
+            s = r.s[i]
+            if s.reported or (i > 0 and r.s[i - 1].reported and not s.first_person):
+                kinds.setdefault("reported", []).append(i)
+            elif _self_voice(s, lex) or (f.value("general") is None and not s.addressed):
+                kinds.setdefault("self", []).append(i)
+            else:
+                kinds.setdefault("general", []).append(i)
+        for kind in ("self", "reported", "general"):
+            v = f.value(kind)  # type: ignore[arg-type]
+            hits = kinds.get(kind)
             if v is not None and hits:
-                return _Fire(v, len(hits), hits, hits[0])
+                return Fire(v, len(hits), tuple(hits), hits[0], _any_cue(v, rules))
         return None
     v = f.value("irrealis")
-    if v is None:
+    if v is None or subject is not None:
         return None
-    concern = tuple(c for cl in v.clauses for c in cl.concepts) + ((v.name_concept,) if v.name_concept else ())
-    hits = tuple(
-        i for i in range(m.n) if m.s[i].speaker_attitude and any(m.at(c, i) for c in concern) and m.domain_near(i, 1)
-    )
-    if v.absent and m.anywhere(v.absent, realis=True):
-        return None
-    return _Fire(v, len(hits), hits, hits[0]) if hits else None
+    concern = tuple(c for a in v.alternatives for cl in a.clauses for c in cl) + v.examples
+    for i in range(r.n):
+        s = r.s[i]
+        if not r.domain_at[i] or not (s.first_person or s.addressed or s.reported):
+            continue
+        c = next((c for c in concern if r.find(c, i) is not None), None)
+        if c is not None:
+            return Fire(v, 1, (i,), i, c)
+    return None
+
+
+def _any_cue(v: ValueRule, rules: Rules) -> Cue:
+    return next(iter(v.cues), None) or next(iter(rules.domain))
 
 
 def label_review(rules: Rules, review: ReviewInput) -> ExtractionResult:
-    """Label one review with every field of ``rules`` (pure and deterministic)."""
+    """Label one review with every field of ``rules`` (pure and deterministic); each non-null value's evidence names
+    the cue that fired and where the cue came from."""
+    lex = rules.lexicon or load_lexicon()
     text = review.text[:MAX_TEXT_CHARS]
-    m = _Matcher(split_sentences(text), rules.domain)
-    all_fires: dict[str, list[_Fire]] = {}
+    r = _Review(split_sentences(text), rules)
+    fires: dict[str, Fire | None] = {}
     for f in rules.fields:
-        if not f.is_perspective:
-            all_fires[f.name] = [fi for v in f.values if (fi := _fire_content(f, v, m)) is not None]
-    for f in rules.fields:  # second pass: a clause may be evidenced by what another field found
-        if f.is_perspective:
-            continue
-        related = _related(f, rules, all_fires)
-        if related:
-            all_fires[f.name] = [fi for v in f.values if (fi := _fire_content(f, v, m, related)) is not None]
+        if f.kind == "subject":
+            fires[f.name] = _fire_subject(f, r)
+    for f in rules.fields:
+        if f.kind == "content":
+            cands = [fi for v in f.values if (fi := _fire_content(f, v, r)) is not None]
+            fires[f.name] = max(cands, key=lambda fi: (fi.score, fi.value.index), default=None)
+    for f in rules.fields:
+        if f.kind == "perspective":
+            fires[f.name] = _fire_perspective(f, rules, fires, r, lex)
     values: dict[str, str] = {}
     evidence: dict[str, Evidence] = {}
     for f in rules.fields:
-        if f.is_perspective:
-            chosen = _fire_perspective(f, rules, all_fires, m)
-            if chosen is None:  # values of a perspective field without a perspective kind match by content
-                plain = [v for v in f.values if not v.perspective]
-                chosen = _choose([fi for v in plain if (fi := _fire_content(f, v, m)) is not None])
-        else:
-            chosen = _choose(all_fires[f.name])
-        if chosen is not None:
-            values[f.name] = chosen.value.name
-            s = m.s[chosen.best]
-            evidence[f.name] = Evidence(quote=text[s.start : s.end], verified=True)
+        fire = fires.get(f.name)
+        if fire is not None:
+            values[f.name] = fire.value.name
+            s = r.s[fire.best]
+            cue = f"{fire.cue.label()} ({fire.cue.source})"
+            evidence[f.name] = Evidence(quote=text[s.start : s.end], verified=True, cue=cue)
         elif f.null is not None:
             values[f.name] = f.null
         else:
-            return ExtractionResult(
-                review.business_id,
-                review.review_id,
-                "invalid",
-                error=f"field {f.name!r}: no cue fired and no value means 'none'; the offline extractor cannot choose",
-            )
+            err = f"field {f.name!r}: no cue fired and no value means 'none'; the offline extractor cannot choose"
+            return ExtractionResult(review.business_id, review.review_id, "invalid", error=err)
     return ExtractionResult(review.business_id, review.review_id, "ok", values, evidence)
 
 
@@ -236,6 +277,7 @@ class OfflineExtractor:
     """Deterministic rule-based extractor built from the seed's field descriptions alone (no network, no model)."""
 
     name = "offline"
+    version = VERSION
 
     def __init__(self) -> None:
         self.stats = ExtractionStats()
@@ -252,7 +294,7 @@ class OfflineExtractor:
 
     def extract(self, fields: Sequence[FieldSpec], reviews: Sequence[ReviewInput]) -> list[ExtractionResult]:
         rules = self.rules_for(fields)
-        out = [label_review(rules, r) for r in reviews]
+        out = [label_review(rules, rv) for rv in reviews]
         self.stats.reviews += len(out)
         return out
 
