@@ -69,7 +69,7 @@ def main() -> int:
             if diff:
                 print(f"\n{res.review_id} (reference → extractor): {diff}")
                 for k, e in res.evidence.items():
-                    print(f"   {k} quote: {e.quote[:200]!r}")
+                    print(f"   {k} [{e.cue}] quote: {e.quote[:200]!r}")
                 print("   " + texts[res.review_id][:1200].replace("\n", " "))
     return 0
 

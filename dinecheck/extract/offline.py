@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from dinecheck.extract.base import Evidence, ExtractionResult, ExtractionStats, FieldSpec, ReviewInput
 from dinecheck.extract.offline_lexicon import Lexicon, load_lexicon
 from dinecheck.extract.offline_rules import Cue, FieldRule, Rules, ValueRule, compile_rules
-from dinecheck.extract.offline_text import MAX_TEXT_CHARS, Sentence, split_sentences
+from dinecheck.extract.offline_text import MAX_TEXT_CHARS, NEGATORS, Sentence, split_sentences
 
 WINDOW = 1
 VERSION = "2"
@@ -178,9 +178,46 @@ def _self_voice(s: Sentence, lex: Lexicon) -> bool:
     if not s.first_person:
         return False
     lemmas = {t.lemma for t in s.words} | {t.lower for t in s.words}
-    return bool(
-        lemmas & lex.classes["consume"] or lemmas & _COPULA or (lemmas & lex.classes["companion"])
+    return bool(lemmas & lex.classes["consume"] or lemmas & _COPULA)
+
+
+def _menu_statement(s: Sentence, lex: Lexicon) -> bool:
+    """An affirmative statement about what the place offers, told by nobody in particular: "Lots of vegan options"."""
+    return (
+        not s.first_person
+        and not s.addressed
+        and not any(t.negated or t.lower in NEGATORS or t.lower.endswith("n't") for t in s.words)
+        and any(t.lemma in lex.classes["menu"] for t in s.words)
     )
+
+
+def _consumes(s: Sentence, lex: Lexicon) -> bool:
+    """The speaker's party eats or orders: "I ordered", "we had", "my son tried"."""
+    return s.first_person and any(t.lemma in lex.classes["consume"] for t in s.words)
+
+
+def _classify_events(f: FieldRule, rules: Rules, events: list[int], r: _Review, lex: Lexicon) -> Fire | None:
+    """Whose experience the event sentences tell: reported speech → reported; the speaker's party stating the need
+    or eating in the sentence → self; a statement about the menu in a review that narrates no meal of the speaker's
+    party → general; otherwise abstain."""
+    kinds: dict[str, list[int]] = {}
+    general = f.value("general")
+    for i in events:
+        s = r.s[i]
+        if s.reported or (i > 0 and r.s[i - 1].reported and not s.first_person):
+            kinds.setdefault("reported", []).append(i)
+        elif _self_voice(s, lex) or general is None or any(_consumes(r.s[j], lex) for j in r.window(i)):
+            kinds.setdefault("self", []).append(i)
+        elif general is not None and _menu_statement(s, lex):
+            kinds.setdefault("general", []).append(i)
+    visit = any(_consumes(s, lex) for s in r.s)
+    order = ("self", "reported") if visit else ("self", "reported", "general")
+    for kind in order:
+        v = f.value(kind)  # type: ignore[arg-type]
+        hits = kinds.get(kind)
+        if v is not None and hits:
+            return Fire(v, len(hits), tuple(hits), hits[0], _any_cue(v, rules))
+    return None  # abstain: the review does not say whose experience it is
 
 
 def _related_events(f: FieldRule, rules: Rules, fires: dict[str, Fire | None]) -> set[int]:
@@ -206,21 +243,7 @@ def _fire_perspective(f: FieldRule, rules: Rules, fires: dict[str, Fire | None],
     else:
         events = _related_events(f, rules, fires)
     if events:
-        kinds: dict[str, list[int]] = {}
-        for i in sorted(events):
-            s = r.s[i]
-            if s.reported or (i > 0 and r.s[i - 1].reported and not s.first_person):
-                kinds.setdefault("reported", []).append(i)
-            elif _self_voice(s, lex) or (f.value("general") is None and not s.addressed):
-                kinds.setdefault("self", []).append(i)
-            else:
-                kinds.setdefault("general", []).append(i)
-        for kind in ("self", "reported", "general"):
-            v = f.value(kind)  # type: ignore[arg-type]
-            hits = kinds.get(kind)
-            if v is not None and hits:
-                return Fire(v, len(hits), tuple(hits), hits[0], _any_cue(v, rules))
-        return None
+        return _classify_events(f, rules, sorted(events), r, lex)
     v = f.value("irrealis")
     if v is None or subject is not None:
         return None

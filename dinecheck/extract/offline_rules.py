@@ -68,9 +68,11 @@ class Cue:
     concept: str  # the description word/phrase it stands for
     source: str  # where it came from: "name", "example", "description", "lexicon:KEY"
     weak: bool = False  # an ingredient word alone: counts only with the domain in the same sentence
+    tight: bool = False  # words adjacent (at most one word between): an example with a kind of the subject in it
 
     def find(self, s: Sentence, *, any_polarity: bool = False, realis: bool = False) -> int | None:
         """The word position where the cue starts in ``s``, or None."""
+        gap = 1 if self.tight else GAP
         for p in s.positions(self.words[0]):
             t = s.words[p]
             if not any_polarity and t.negated != self.negated:
@@ -79,7 +81,7 @@ class Cue:
                 continue
             pos = p
             for w in self.words[1:]:
-                nxt = next((q for q in s.positions(w) if pos < q <= pos + 1 + GAP), None)
+                nxt = next((q for q in s.positions(w) if pos < q <= pos + 1 + gap), None)
                 if nxt is None:
                     break
                 pos = nxt
@@ -229,17 +231,21 @@ def _example_texts(description: str) -> tuple[list[str], str]:
     return out, _PAREN_RE.sub(" ", rest)
 
 
-def _slot_variants(base: Cue, subject: Sequence[Cue]) -> list[Cue]:
+def _slot_variants(base: Cue, subject: Sequence[Cue], lex: Lexicon) -> list[Cue | None]:
     """An example naming a kind of the subject stands for every kind: 'no gluten free options' → 'no vegan options'."""
     for k in subject:
         n = len(k.words)
         for i in range(len(base.words) - n + 1):
-            if base.words[i : i + n] == k.words:
-                return [
-                    replace(base, words=base.words[:i] + o.words + base.words[i + n :])
-                    for o in dict.fromkeys(subject)
-                    if not o.weak
-                ]
+            if base.words[i : i + n] != k.words:
+                continue
+            rest = base.words[:i] + base.words[i + n :]
+            if all(lex.in_class("food", w) for w in rest):
+                return [None]  # only a kind of the subject ("an explicitly vegan dish", "gluten for a celiac")
+            return [
+                replace(base, words=base.words[:i] + o.words + base.words[i + n :], tight=True)
+                for o in dict.fromkeys(subject)
+                if not o.weak
+            ]
     return []
 
 
@@ -250,9 +256,9 @@ def _example_cues(item: str, lex: Lexicon, subject: Sequence[Cue]) -> list[Cue]:
         return []
     base = replace(base, concept=" ".join(w.lstrip("=") for w in base.words))
     if subject:
-        variants = _slot_variants(base, subject)
+        variants = _slot_variants(base, subject, lex)
         if variants:
-            return variants
+            return [v for v in variants if v is not None]
     if len(base.words) == 1 or base.concept in lex.synonyms or _HYPHENATED.search(item):
         return _concept_cues(item, "example", lex)
     keys = [w for w in base.words if (w.lstrip("=") in lex.synonyms or w.startswith("=")) and not lex.in_class("food", w)]
