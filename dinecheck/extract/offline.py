@@ -59,21 +59,21 @@ class _Review:
         self.domain_at = [self._domain(i, rules) for i in range(self.n)]
 
     def find(self, cue: Cue, i: int, *, any_polarity: bool = False, realis: bool = False) -> int | None:
+        if cue.words[0] not in self.s[i].index:
+            return None  # the common case, decided without the memo
         key = (id(cue), i, any_polarity, realis)
         if key not in self._memo:
             self._memo[key] = cue.find(self.s[i], any_polarity=any_polarity, realis=realis)
         return self._memo[key]
 
     def _domain(self, i: int, rules: Rules) -> bool:
-        if any(self.find(c, i, any_polarity=True) is not None for c in rules.domain):
-            return True
-        for f in rules.fields:
-            if f.kind == "subject" and any(self._strong(c, i) for v in f.values for c in _subject_cues(v)):
-                return True
+        """A mention of the domain or of a kind of the subject (outside phrases the null value lists)."""
+        index = self.s[i].index
+        for word in index.keys() & rules.mentions.keys():
+            for c in rules.mentions[word]:
+                if self.find(c, i, any_polarity=True) is not None:
+                    return True
         return False
-
-    def _strong(self, c: Cue, i: int) -> bool:
-        return not c.weak and self.find(c, i, any_polarity=True) is not None
 
     def window(self, i: int) -> range:
         return range(max(0, i - WINDOW), min(self.n, i + WINDOW + 1))

@@ -204,6 +204,7 @@ class Rules:
     fields: tuple[FieldRule, ...]
     domain: tuple[Cue, ...] = field(default=())
     lexicon: Lexicon | None = None
+    mentions: dict[str, tuple[Cue, ...]] = field(default_factory=dict)  # first word → domain and strong subject cues
 
 
 def _perspective(name: str, description: str) -> Perspective | None:
@@ -443,4 +444,9 @@ def compile_rules(specs: Sequence[FieldSpec], lex: Lexicon | None = None) -> Rul
         if kind == "subject":
             masks = tuple(c for t in f.null_examples for c in _example_cues(t, lex, ()) if len(c.words) > 1)
         out.append(replace(f, kind=kind, values=tuple(final), masks=masks))
-    return Rules(tuple(out), tuple(domain_cues), lex)
+    mentions: dict[str, list[Cue]] = {}
+    strong = list(domain_cues) + [c for f in out if f.kind == "subject" for v in f.values for c in v.examples]
+    for c in dict.fromkeys(strong):
+        if not c.weak:
+            mentions.setdefault(c.words[0], []).append(c)
+    return Rules(tuple(out), tuple(domain_cues), lex, {k: tuple(v) for k, v in mentions.items()})

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import simplemma
 
@@ -46,6 +47,7 @@ _INDIRECT_QUESTION = frozenset("ask asked asking wonder wondered know knew check
 _SPEECH_VERBS = frozenset("said say says told tell assured promised insisted swore claimed".split())
 _ELSEWHERE_DET = frozenset({"another", "different", "other"})
 _PLACE_NOUNS = frozenset({"place", "restaurant", "spot", "location", "branch", "restaurants", "places"})
+_ANY_IRREALIS = IRREALIS_TO_END | IRREALIS_CLAUSE | {a for a, _ in _IRREALIS_PAIRS} | _ELSEWHERE_DET
 _NON_REFUSERS = frozenset("i we you it that this there which what who one anyone anybody someone".split())
 
 FIRST_PERSON = frozenset("i me my mine myself we us our ours ourselves i'm i've i'd i'll we're we've we'd".split())
@@ -69,8 +71,9 @@ def lemma(word: str) -> str:
     return str(simplemma.lemmatize(word, lang="en")).lower()
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
+    """One token (a tuple for speed: reviews are tokenized by the thousand)."""
+
     text: str  # as written
     lower: str
     lemma: str
@@ -99,22 +102,28 @@ class Sentence:
 
 def tokenize(text: str) -> list[Token]:
     """Tokens (words and punctuation) with negation marks."""
-    raw = _TOKEN_RE.findall(text)
     out: list[Token] = []
+    append = out.append
     scope = 0
-    for i, tok in enumerate(raw):
+    prev = ""
+    for tok in _TOKEN_RE.findall(text):
         lower = tok.lower()
-        is_word = tok[0].isalnum()
-        if not is_word or lower in BOUNDARY:
+        if not tok[0].isalnum():
             scope = 0
-            out.append(Token(tok, lower, lower, False, is_word))
-            continue
-        is_neg = lower in NEGATORS or lower.endswith("n't")
-        out.append(Token(tok, lower, lemma(lower), scope > 0 and not is_neg, True))
-        if lower in _CLAUSE_NEGATORS or (lower == "one" and i > 0 and raw[i - 1].lower() == "no"):
-            scope = CLAUSE_SCOPE
+            append(Token(tok, lower, lower, False, False))
+        elif lower in BOUNDARY:
+            scope = 0
+            append(Token(tok, lower, lower, False, True))
         else:
-            scope = NEGATION_SCOPE if is_neg else max(0, scope - 1)
+            is_neg = lower in NEGATORS or lower.endswith("n't")
+            append(Token(tok, lower, lemma(lower), scope > 0 and not is_neg, True))
+            if lower in _CLAUSE_NEGATORS or (lower == "one" and prev == "no"):
+                scope = CLAUSE_SCOPE
+            elif is_neg:
+                scope = NEGATION_SCOPE
+            elif scope:
+                scope -= 1
+        prev = lower
     return out
 
 
@@ -148,6 +157,8 @@ def _mark_irrealis(tokens: list[Token]) -> list[Token]:
     words = [(j, t) for j, t in enumerate(tokens) if t.is_word and t.lower not in BOUNDARY]
     word_toks = [t for _, t in words]
     marked = [False] * len(tokens)
+    if not any(t.lower in _ANY_IRREALIS for t in word_toks):
+        return tokens
     for k, (j, _t) in enumerate(words):
         kind = _irrealis_cue(word_toks, k)
         if kind == "end":
