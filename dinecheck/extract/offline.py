@@ -35,6 +35,11 @@ WINDOW = 1
 VERSION = "2"
 _MAX_CACHED_RULES = 32
 _COPULA = frozenset({"be", "i'm", "we're", "am", "as"})
+_VOICE = {  # the "cue" of a perspective value: the voice of the event sentences
+    "self": Cue(("I",), False, "the speaker's party", "voice: first person eating, ordering or stating the need"),
+    "reported": Cue(("they",), False, "others", "voice: reported speech or hearsay"),
+    "general": Cue(("menu",), False, "the place", "voice: an affirmative statement about what the place offers"),
+}
 
 __all__ = ["OfflineExtractor", "label_review", "WINDOW", "VERSION"]
 
@@ -196,7 +201,7 @@ def _consumes(s: Sentence, lex: Lexicon) -> bool:
     return s.first_person and any(t.lemma in lex.classes["consume"] for t in s.words)
 
 
-def _classify_events(f: FieldRule, rules: Rules, events: list[int], r: _Review, lex: Lexicon) -> Fire | None:
+def _classify_events(f: FieldRule, events: list[int], r: _Review, lex: Lexicon) -> Fire | None:
     """Whose experience the event sentences tell: reported speech → reported; the speaker's party stating the need
     or eating in the sentence → self; a statement about the menu in a review that narrates no meal of the speaker's
     party → general; otherwise abstain."""
@@ -204,7 +209,10 @@ def _classify_events(f: FieldRule, rules: Rules, events: list[int], r: _Review, 
     general = f.value("general")
     for i in events:
         s = r.s[i]
-        if s.reported or (i > 0 and r.s[i - 1].reported and not s.first_person):
+        own = next((v for v in f.values if v.perspective and any(r.find(c, i) is not None for c in v.examples)), None)
+        if own is not None and own.perspective is not None:  # the value's own example: "my celiac daughter"
+            kinds.setdefault(own.perspective, []).append(i)
+        elif s.reported or (i > 0 and r.s[i - 1].reported and not s.first_person):
             kinds.setdefault("reported", []).append(i)
         elif _self_voice(s, lex) or general is None or any(_consumes(r.s[j], lex) for j in r.window(i)):
             kinds.setdefault("self", []).append(i)
@@ -216,23 +224,24 @@ def _classify_events(f: FieldRule, rules: Rules, events: list[int], r: _Review, 
         v = f.value(kind)  # type: ignore[arg-type]
         hits = kinds.get(kind)
         if v is not None and hits:
-            return Fire(v, len(hits), tuple(hits), hits[0], _any_cue(v, rules))
+            return Fire(v, len(hits), tuple(hits), hits[0], _VOICE[kind])
     return None  # abstain: the review does not say whose experience it is
 
 
-def _related_events(f: FieldRule, rules: Rules, fires: dict[str, Fire | None]) -> set[int]:
-    own = {c.concept for c in f.topic} | {w for c in f.topic for w in c.words}
+def _related_events(f: FieldRule, rules: Rules, fires: dict[str, Fire | None], lex: Lexicon) -> set[int]:
+    """Sentences where a content field about the same events fired: their topics share a word or a synonym
+    ("No *incident* mentioned" ~ "No allergic *reaction* described")."""
+    own = {w for c in f.topic for w in c.words}
+    for c in f.topic:
+        own.update(w for syn in lex.expansions(c.concept) for w in syn.lower().split())
     events: set[int] = set()
-    fallback: set[int] = set()
     for g in rules.fields:
         fire = fires.get(g.name)
         if g is f or g.kind != "content" or fire is None:
             continue
-        fallback.update(fire.sentences)
-        theirs = {c.concept for c in g.topic} | {w for c in g.topic for w in c.words}
-        if own & theirs:
+        if own & {w for c in g.topic for w in c.words}:
             events.update(fire.sentences)
-    return events or fallback
+    return events
 
 
 def _fire_perspective(f: FieldRule, rules: Rules, fires: dict[str, Fire | None], r: _Review, lex: Lexicon) -> Fire | None:
@@ -241,9 +250,9 @@ def _fire_perspective(f: FieldRule, rules: Rules, fires: dict[str, Fire | None],
         sf = fires.get(subject.name)
         events = set(sf.sentences) if sf is not None else set()
     else:
-        events = _related_events(f, rules, fires)
+        events = _related_events(f, rules, fires, lex)
     if events:
-        return _classify_events(f, rules, sorted(events), r, lex)
+        return _classify_events(f, sorted(events), r, lex)
     v = f.value("irrealis")
     if v is None or subject is not None:
         return None
@@ -256,10 +265,6 @@ def _fire_perspective(f: FieldRule, rules: Rules, fires: dict[str, Fire | None],
         if c is not None:
             return Fire(v, 1, (i,), i, c)
     return None
-
-
-def _any_cue(v: ValueRule, rules: Rules) -> Cue:
-    return next(iter(v.cues), None) or next(iter(rules.domain))
 
 
 def label_review(rules: Rules, review: ReviewInput) -> ExtractionResult:

@@ -56,6 +56,7 @@ _REPORTED_IND = frozenset("hear heard report reported rumor hearsay secondhand".
 _IRREALIS_IND = frozenset("concern concerned hypothetical potential possible speculative worry fear".split())
 _SELF_IND = frozenset("firsthand personal personally own experienced reviewer party".split())
 _GENERAL_IND = frozenset("general menu suitability overall".split())
+_SUBJECT_WORDS = frozenset({"topic", "subject", "kind", "type", "category", "discuss", "which"})
 _CATCH_ALL = re.compile(r"^(?:other|another)\b|\bnot covered\b", re.IGNORECASE)
 
 
@@ -403,9 +404,13 @@ def compile_rules(specs: Sequence[FieldSpec], lex: Lexicon | None = None) -> Rul
     domain_concepts = frozenset(c.concept for c in domain_cues)
 
     def is_subject(f: FieldRule) -> bool:
-        return f.kind == "content" and bool(f.values) and all(
-            any(_family(c, d) for c in v.concepts for d in domain_concepts) for v in f.values
-        )
+        """Every value names a kind of the domain, or the field says it is about which topic is discussed."""
+        if f.kind != "content" or not f.values:
+            return False
+        if all(any(_family(c, d) for c in v.concepts for d in domain_concepts) for v in f.values):
+            return True
+        words = set(re.split(r"[_\W]+", f.name.lower())) | {c.concept for c in f.topic}
+        return bool(words & _SUBJECT_WORDS)
 
     kinds = {f.name: ("subject" if is_subject(f) else f.kind) for f in fields}
     subject: list[Cue] = []
@@ -424,7 +429,9 @@ def compile_rules(specs: Sequence[FieldSpec], lex: Lexicon | None = None) -> Rul
             for v in f.values
         ]
         topic_concepts = frozenset(c.concept for c in f.topic)
-        role = frozenset(c.concept for v in values for c in v.cues if lex.in_class("role", c.concept))
+        role = frozenset(
+            c.concept for v in values for c in v.cues if lex.in_class("role", c.concept) or lex.in_class("menu", c.concept)
+        )  # participants and the things offered ("options") say who or what, not how: never evidence alone
         final = []
         for v in values:
             others = set(domain_concepts) if kind != "subject" else set()
