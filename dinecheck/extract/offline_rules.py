@@ -101,11 +101,7 @@ def _cue_from_text(
     text: str, concept: str, source: str, lex: Lexicon, negated: bool = False, keep_stop: bool = False
 ) -> Cue | None:
     """A cue from a phrase; ``keep_stop`` keeps its function words ("great for", "out of their way")."""
-    toks = [t for t in tokenize(text) if t.is_word]
-    neg = negated
-    if toks and (toks[0].lower in NEGATORS or toks[0].lower.endswith("n't")):
-        neg = not neg
-        toks = toks[1:]
+    toks = [t for t in tokenize(text) if t.is_word and not (t.lower in NEGATORS or t.lower.endswith("n't"))]
     words = tuple(
         "=" + t.text if t.text.isupper() and len(t.text) <= 3 and t.text.isalpha() else t.lemma
         for t in toks
@@ -114,6 +110,8 @@ def _cue_from_text(
     )
     if not words:
         return None
+    first = next(t for t in toks if t.lemma == words[0] or "=" + t.text == words[0])
+    neg = negated != first.negated  # "could not hear", "not care": the first kept word is negated
     weak = len(words) == 1 and lex.in_class("food", words[0])
     return Cue(words, neg, concept, source, weak)
 
@@ -209,6 +207,7 @@ class Rules:
 
 
 def _perspective(name: str, description: str) -> Perspective | None:
+    description = _PAREN_RE.sub(" ", _QUOTE_RE.sub(" ", description))  # examples may quote anyone ("we could not hear")
     words = {t.lemma for t in tokenize(description) if t.is_word} | {t.lower for t in tokenize(description)}
     words |= {w.lower() for w in re.split(r"[_\W]+", name) if w}
     low = description.lower()
@@ -251,7 +250,7 @@ def _slot_variants(base: Cue, subject: Sequence[Cue], lex: Lexicon) -> list[Cue 
     return []
 
 
-def _example_cues(item: str, lex: Lexicon, subject: Sequence[Cue]) -> list[Cue]:
+def _example_cues(item: str, lex: Lexicon, subject: Sequence[Cue], whole: bool = False) -> list[Cue]:
     """Cues of one example: the phrase (with its kind of the subject as a slot), its lexicon entry, or its keywords."""
     base = _cue_from_text(item, "", "example", lex, keep_stop=False)
     if base is None:
@@ -263,6 +262,8 @@ def _example_cues(item: str, lex: Lexicon, subject: Sequence[Cue]) -> list[Cue]:
             return [v for v in variants if v is not None]
     if len(base.words) == 1 or base.concept in lex.synonyms or _HYPHENATED.search(item):
         return _concept_cues(item, "example", lex)
+    if whole:  # a perspective example is a way of speaking ("I heard it gets loud"): kept whole
+        return [base]
     keys = [w for w in base.words if (w.lstrip("=") in lex.synonyms or w.startswith("=")) and not lex.in_class("food", w)]
     if not keys:
         return [base]
@@ -424,8 +425,12 @@ def compile_rules(specs: Sequence[FieldSpec], lex: Lexicon | None = None) -> Rul
     for f in fields:
         kind = kinds[f.name]
         slot = () if kind == "subject" else tuple(subject)
+        whole = kind == "perspective"
         values = [
-            replace(v, examples=tuple(dict.fromkeys(c for t in v.example_texts for c in _example_cues(t, lex, slot))))
+            replace(
+                v,
+                examples=tuple(dict.fromkeys(c for t in v.example_texts for c in _example_cues(t, lex, slot, whole))),
+            )
             for v in f.values
         ]
         topic_concepts = frozenset(c.concept for c in f.topic)

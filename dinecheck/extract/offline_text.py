@@ -33,7 +33,8 @@ _TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?|[,;:()!?.\"]")
 _SENT_RE = re.compile(r"[^.!?\n]*(?:[.!?]+[\"')\]]*|\n|$)")
 
 NEGATORS = frozenset(
-    "no not never without none nothing nobody neither nor cannot refuse refused refuses refusing unable".split()
+    "no not never without none nothing nobody neither nor cannot refuse refused refuses refusing unable barely hardly "
+    "scarcely".split()
 )
 _CLAUSE_NEGATORS = frozenset({"nobody", "nothing", "none", "neither", "noone"})
 BOUNDARY = frozenset({",", ";", ":", "(", ")", "but", "however", "although", "though", "yet", "except", "until"})
@@ -55,6 +56,12 @@ SUBJECT_FIRST_PERSON = frozenset("i we i'm i've i'd i'll we're we've we'd".split
 SECOND_PERSON = frozenset("you your you're you'd you'll yourself anyone anybody".split())
 IMPERATIVE_OPENERS = frozenset("do don't never be avoid beware stay watch please skip".split())
 REPORT_STRONG = frozenset("heard apparently reportedly rumor rumors supposedly allegedly according".split())
+_REPORT_VERBS = frozenset("told tell tells said say says mentioned warned posted wrote".split())
+# people other than the speaker who can report something to them (WordNet 'friend', 'relative', 'person' hyponyms)
+_REPORTERS = frozenset(
+    """friend friends coworker coworkers colleague colleagues neighbor neighbors neighbour someone somebody people
+    everyone mom mother dad father sister brother aunt uncle cousin wife husband boyfriend girlfriend roommate""".split()
+)
 _REPORT_PAIRS = frozenset(
     {("other", "reviewers"), ("other", "reviews"), ("people", "say"), ("people", "said"), ("i", "read"),
      ("read", "that"), ("read", "about"), ("reviewers", "say"), ("reviews", "say")}
@@ -186,6 +193,13 @@ def _index(words: tuple[Token, ...]) -> dict[str, tuple[int, ...]]:
     return {k: tuple(v) for k, v in idx.items()}
 
 
+def _someone_reports(lowers: list[str]) -> bool:
+    """Another person is the subject of a reporting verb: "my coworker told me", "a friend who works there said"."""
+    if not _REPORT_VERBS.intersection(lowers):
+        return False
+    return any(w in _REPORT_VERBS and _REPORTERS.intersection(lowers[max(0, i - 5) : i]) for i, w in enumerate(lowers))
+
+
 def split_sentences(text: str) -> list[Sentence]:
     """Segment ``text`` (cut at MAX_TEXT_CHARS) into sentences with offsets, tokens and voice."""
     text = text[:MAX_TEXT_CHARS]
@@ -208,7 +222,7 @@ def split_sentences(text: str) -> list[Sentence]:
                 words=words,
                 first_person=bool(lower_set & FIRST_PERSON),
                 subject_first_person=bool(lower_set & SUBJECT_FIRST_PERSON),
-                reported=bool(lower_set & REPORT_STRONG or pairs & _REPORT_PAIRS),
+                reported=bool(lower_set & REPORT_STRONG or pairs & _REPORT_PAIRS) or _someone_reports(lowers),
                 addressed=bool(lower_set & SECOND_PERSON) or (bool(lowers) and lowers[0] in IMPERATIVE_OPENERS),
                 figurative=bool(lower_set & FIGURATIVE),
                 index=_index(words),
