@@ -61,7 +61,8 @@ class _Review:
         self.n = len(sentences)
         self._memo: dict[tuple[int, int, bool, bool], int | None] = {}
         self.domain_cues = rules.domain
-        self.domain_at = [self._domain(i, rules) for i in range(self.n)]
+        # no domain (a seed whose fields share no subject): every sentence may evidence a value
+        self.domain_at = [self._domain(i, rules) if rules.mentions else True for i in range(self.n)]
 
     def find(self, cue: Cue, i: int, *, any_polarity: bool = False, realis: bool = False) -> int | None:
         if cue.words[0] not in self.s[i].index:
@@ -167,7 +168,7 @@ def _fire_content(f: FieldRule, v: ValueRule, r: _Review) -> Fire | None:
                 continue
         if any(c.weak for c in (anchor,)) and not r.domain_at[i]:
             continue
-        if v.required and not all(r.near((c,), i) is not None for c in v.required):
+        if v.required and not all(r.near(group, i) is not None for group in v.required):
             continue
         if v.absent and any(r.find(c, j, realis=True) is not None for c in v.absent for j in range(r.n)):
             continue

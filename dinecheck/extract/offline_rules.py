@@ -48,6 +48,7 @@ _MODALS = frozenset("can could would should may might must will cannot can't cou
 _QUOTE_RE = re.compile(r"(?<![A-Za-z])'([^']+)'(?![A-Za-z])|\"([^\"]+)\"")
 _PAREN_RE = re.compile(r"\(([^)]*)\)")
 _LIST_OPENER = re.compile(r"^\s*(?:e\.?\s?g\.?|i\.?\s?e\.?|including|such as|like|for example)[\s,:]*", re.I)
+_INNER_OPENER = re.compile(r"^.*\b(?:such as|like|for example|e\.g\.)\s+", re.IGNORECASE)  # "a dish such as X"
 _ITEM_SPLIT = re.compile(r",|;|/|\bor\b|\band\b", re.IGNORECASE)
 _ALT_SPLIT = re.compile(r":|,\s*or\b|\bor\b")
 _CLAUSE_SPLIT = re.compile(r"\bAND\b|\bBUT\b|;")
@@ -169,7 +170,7 @@ class ValueRule:
     example_texts: tuple[str, ...]
     name_cues: tuple[Cue, ...]
     absent: tuple[Cue, ...]  # "without actual incident": none may occur anywhere
-    required: tuple[Cue, ...]  # words written in capitals
+    required: tuple[tuple[Cue, ...], ...]  # words written in capitals: one cue of each group must be near
     perspective: Perspective | None = None
     catch_all: bool = False  # "another diet … not covered above"
     examples: tuple[Cue, ...] = ()  # quoted phrases and listed examples (strong); set by compile_rules
@@ -228,7 +229,8 @@ def _example_texts(description: str) -> tuple[list[str], str]:
     rest = _QUOTE_RE.sub(" ", description)
     for m in _PAREN_RE.finditer(rest):
         body = _LIST_OPENER.sub("", m.group(1))
-        out.extend(item.strip() for item in _ITEM_SPLIT.split(body) if item.strip())
+        items = (_INNER_OPENER.sub("", item).strip() for item in _ITEM_SPLIT.split(body))
+        out.extend(item for item in items if item)
     return out, _PAREN_RE.sub(" ", rest)
 
 
@@ -288,7 +290,8 @@ def _compile_value(name: str, index: int, description: str, lex: Lexicon) -> Val
     emphasized = {t.lemma for t in tokenize(rest) if t.is_word and len(t.text) > 3 and t.text.isupper()}
     emphasized -= {"and", "but"}
     required = tuple(
-        c for a in alternatives for cl in a.clauses for c in cl if c.source == "description" and c.concept in emphasized
+        tuple(dict.fromkeys(c for a in alternatives for cl in a.clauses for c in cl if c.concept == concept))
+        for concept in sorted(emphasized)
     )
     name_text = " ".join(w for w in re.split(r"[_\W]+", name) if w)
     return ValueRule(
@@ -316,7 +319,7 @@ def _distinctive(v: ValueRule, others: frozenset[str], role: frozenset[str]) -> 
         v,
         alternatives=tuple(a for a in alts if a.clauses),
         examples=tuple(c for c in v.examples if keep(c)),
-        required=tuple(c for c in v.required if keep(c)),
+        required=tuple(g for g in (tuple(c for c in grp if keep(c)) for grp in v.required) if g),
     )
 
 
