@@ -52,7 +52,7 @@ from dinecheck.formula.run import (
     FailedReview,
     RestaurantResult,
     check_seed_file,
-    compile_seed,
+    build_seed,
     derive_year,
     load_seed,
 )
@@ -95,7 +95,7 @@ def _problem_json(p: Problem) -> dict[str, str]:
 
 
 def _compile(seed: Path) -> CompiledSeed:
-    compiled = compile_seed(load_seed(seed))
+    compiled = build_seed(load_seed(seed))
     for w in compiled.warnings:
         print(f"warning: {seed}: {w.pointer or '/'}: {w.reason}", file=sys.stderr)
     return compiled

@@ -96,9 +96,9 @@ def extract_cmd(
     """Run the filter and extraction stages of a seed over a dataset and print every relevant review's labels."""
     from dinecheck.extract.factory import make_extractor
 
-    from dinecheck.formula import compile_seed, load_seed
+    from dinecheck.formula import build_seed, load_seed
 
-    compiled = compile_seed(load_seed(seed))  # every seed problem is reported before any review is read
+    compiled = build_seed(load_seed(seed))  # every seed problem is reported before any review is read
     for w in compiled.warnings:
         typer.echo(f"warning: {seed}: {w.pointer or '/'}: {w.reason}", err=True)
     reviews = relevant_reviews(compiled, data, restaurant, lenient)

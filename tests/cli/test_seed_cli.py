@@ -123,10 +123,10 @@ def test_run_errors_are_one_line_exit_2(cli, g1a) -> None:
 def _eval_input(g1a: Path, tmp_path: Path) -> Path:
     """Build a ``seed eval`` input from the shared data (filtered reviews + recorded labels)."""
     from dinecheck.dataset import load_dataset
-    from dinecheck.formula import compile_seed, load_seed
+    from dinecheck.formula import build_seed, load_seed
 
     ds, _ = load_dataset(g1a)
-    compiled = compile_seed(load_seed(g1a / "g1a_v2_seed.json"))
+    compiled = build_seed(load_seed(g1a / "g1a_v2_seed.json"))
     labels = {json.loads(line)["review_id"]: json.loads(line)["extraction"] for line in (g1a / "recorded_extractions.jsonl").open()}
     path = tmp_path / "extracted.jsonl"
     with path.open("w") as fh:
