@@ -5,6 +5,7 @@ Commands declare ``extractor: ExtractorArg = None`` and the ``Llm*`` options, th
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -29,6 +30,18 @@ MaxCostOpt = Annotated[Optional[float], typer.Option("--max-cost", min=0.0, help
 ProgressOpt = Annotated[
     Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal).")
 ]
+
+
+def resolve_extractor(spec: str | None, options: ExtractorOptions) -> str:
+    """The extractor to use: ``spec`` when given, else ``llm`` when a base URL is configured by flag, environment
+    (``DINECHECK_LLM_BASE_URL``) or config file, else ``offline``."""
+    if spec:
+        return spec
+    if os.environ.get("DINECHECK_LLM_BASE_URL") or options.base_url:
+        return "llm"
+    from dinecheck.extract.chat import configured_base_url
+
+    return "llm" if configured_base_url(options.config_file) else "offline"
 
 
 def build_options(

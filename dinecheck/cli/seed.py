@@ -19,7 +19,7 @@ import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -41,10 +41,11 @@ from dinecheck.cli.extractor_options import (
     NoCacheOpt,
     ProgressOpt,
     build_options,
+    resolve_extractor,
 )
 from dinecheck.dataset.loader import iter_jsonl
 from dinecheck.errors import DataError, Problem
-from dinecheck.extract.factory import DEFAULT_CONCURRENCY, make_extractor
+from dinecheck.extract.factory import DEFAULT_CONCURRENCY, describe_extractor, extractor_info, make_extractor
 from dinecheck.formula.check import pointer
 from dinecheck.formula.ops import ReviewRecord
 from dinecheck.formula.run import (
@@ -129,23 +130,46 @@ def run(
         base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
         batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
     )  # fmt: skip
-    ext = make_extractor(extractor, options)
+    ext = make_extractor(resolve_extractor(extractor, options), options)
+    info = extractor_info(ext)
     try:
         results = compiled.run_many([(r, ds.reviews_of(r.business_id)) for r in chosen], ext, trace=trace)
     finally:
         ext.close()
-    _emit(results, as_json, trace)
+    _emit(results, as_json, trace, info)
 
 
 @app.command("eval")
 def evaluate(
     seed: SeedArg,
-    extracted: Annotated[Path, typer.Option("--extracted", help="JSONL: business_id, context, reviews[meta, extraction].")],
+    extracted: Annotated[
+        Path,
+        typer.Option(
+            "--extracted",
+            help="JSONL: business_id, context, reviews[meta, extraction]; with --data: label lines (seed extract --json).",
+        ),
+    ],
+    data: Annotated[
+        Optional[Path], typer.Option("--data", help="Dataset directory: --extracted is then a label file, one line per review.")
+    ] = None,
+    restaurant: RestaurantOpt = None,
     as_json: JsonOpt = False,
     trace: TraceOpt = False,
+    lenient: bool = LenientOpt,
 ) -> None:
-    """The compute stage alone, on already-extracted (and already-filtered) reviews."""
+    """The compute stage alone, on already-extracted reviews (per restaurant, or label lines plus --data)."""
     compiled = _compile(seed)
+    if data is not None:  # label lines (as `seed extract --json` prints them): the dataset gives restaurants and meta
+        from dinecheck.extract.replay import ReplayExtractor
+
+        ds = load_data(data, lenient)
+        chosen = select_restaurants(ds, restaurant, data)
+        ext = ReplayExtractor(extracted)
+        results = compiled.run_many([(r, ds.reviews_of(r.business_id)) for r in chosen], ext, trace=trace)
+        _emit(results, as_json, trace, extractor_info(ext))
+        return
+    if restaurant:
+        raise DataError("--restaurant needs --data", "seed eval")
     results = (compiled.evaluate(*_eval_line(compiled, obj, f"{extracted}:{ln}"), trace=trace) for ln, obj in _lines(extracted))
     _emit(results, as_json, trace)  # streamed: one line per input line
 
@@ -197,14 +221,21 @@ def _eval_line(compiled: CompiledSeed, obj: dict[str, Any], loc: str) -> tuple[A
     return bid, str(name or ""), context, records, len(reviews), failed
 
 
-def _emit(results: Iterable[RestaurantResult], as_json: bool, trace: bool) -> None:
-    """Print each result as it comes; exit 1 when any restaurant is incomplete."""
+def _emit(
+    results: Iterable[RestaurantResult], as_json: bool, trace: bool, extractor: dict[str, Any] | None = None
+) -> None:
+    """Print each result as it comes (naming the extractor that answered); exit 1 when any is incomplete."""
     console = None if as_json else Console(soft_wrap=True)
+    if console is not None and extractor is not None:
+        console.print(f"extractor: {describe_extractor(extractor)}", markup=False, highlight=False)
     incomplete = False
     for r in results:
         incomplete |= r.status != "complete"
         if console is None:
-            echo_json(r.to_json(trace=trace))
+            line = r.to_json(trace=trace)
+            if extractor is not None:
+                line["extractor"] = extractor
+            echo_json(line)
         else:
             _print_table(console, r, trace)
     if incomplete:

@@ -73,7 +73,8 @@ def test_run_replay_reproduces_expected_json(cli, g1a) -> None:
     expected = [json.loads(line) for line in (g1a / "expected_g1a_v2_k25.jsonl").open()]
     assert len(got) == len(expected) == 100
     for g, e in zip(got, expected):
-        assert list(g) == ["business_id", "name", "n_filtered", "status", "outputs"]
+        assert list(g) == ["business_id", "name", "n_filtered", "status", "outputs", "extractor"]
+        assert g["extractor"]["kind"] == "replay" and g["extractor"]["version"].startswith("recorded_extractions.jsonl@")
         assert (g["business_id"], g["name"], g["n_filtered"], g["status"]) == (e["business_id"], e["name"], e["n_filtered"], "complete")
         _same(g["outputs"], e["outputs"])
     assert r.err == f"warning: {g1a / 'g1a_v2_seed.json'}: /compute/16: step 'N_OLD' is computed but no output depends on it\n"
