@@ -281,3 +281,16 @@ def test_table_output_names_the_extractor(cli, g1a):
     r = cli("seed", "run", g1a / "g1a_v2_seed.json", "--data", g1a, "--extractor", "offline",
             "--restaurant", "e2l19ABu1xIn9hnvWukJ3Q")  # fmt: skip
     assert r.code == 0 and r.out.splitlines()[0] == "extractor: offline v2"
+
+
+def test_unreachable_endpoint_fails_once_after_a_bounded_wait(cli, g1a, tmp_path):
+    import time
+
+    t0 = time.monotonic()
+    r = extract(cli, g1a, "--json", "--extractor", "llm", "--base-url", "http://127.0.0.1:9/v1", "--model", "m",
+                "--no-cache")  # fmt: skip
+    assert time.monotonic() - t0 < 60
+    assert r.code == 2 and r.out == ""
+    last = r.err.splitlines()[-1]
+    assert last.startswith("error: http://127.0.0.1:9/v1/chat/completions: cannot reach the endpoint: 3 attempts in ")
+    assert last.endswith("is the server running and is the base URL right?")
