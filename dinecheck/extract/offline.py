@@ -148,9 +148,10 @@ def _domain_cues_of(r: _Review, i: int) -> list[Cue]:
 def _fire_content(f: FieldRule, v: ValueRule, r: _Review) -> Fire | None:
     hits: list[int] = []
     cue_hit: Cue | None = None
+    score = 0
     for i in range(r.n):
         s = r.s[i]
-        if s.figurative or not r.domain_near(i):
+        if s.figurative or s.question or not r.domain_near(i):
             continue
         if f.gate and r.near(f.gate, i, realis=False) is None:
             continue
@@ -173,10 +174,11 @@ def _fire_content(f: FieldRule, v: ValueRule, r: _Review) -> Fire | None:
         if v.absent and any(r.find(c, j, realis=True) is not None for c in v.absent for j in range(r.n)):
             continue
         hits.append(i)
+        score += 2 if r.domain_at[i] else 1  # evidence next to the domain counts less than evidence with it
         cue_hit = cue_hit or anchor
     if not hits or cue_hit is None:
         return None
-    return Fire(v, len(hits), tuple(hits), hits[0], cue_hit)
+    return Fire(v, score, tuple(hits), hits[0], cue_hit)
 
 
 def _self_voice(s: Sentence, lex: Lexicon) -> bool:

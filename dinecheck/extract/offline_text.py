@@ -101,6 +101,7 @@ class Sentence:
     reported: bool
     addressed: bool  # second person or an imperative: advice to the reader
     figurative: bool
+    question: bool  # ends with "?": asks, does not assert ("Where is the incredible vegan menu?")
     index: dict[str, tuple[int, ...]]  # lemma (and exact text of acronyms) → word positions
 
     def positions(self, key: str) -> tuple[int, ...]:
@@ -123,7 +124,8 @@ def tokenize(text: str) -> list[Token]:
             append(Token(tok, lower, lower, False, True))
         else:
             is_neg = lower in NEGATORS or lower.endswith("n't")
-            append(Token(tok, lower, lemma(lower), scope > 0 and not is_neg, True))
+            lem = "a few" if lower == "few" and prev == "a" else lemma(lower)  # "a few" is some, "few" is scarce
+            append(Token(tok, lower, lem, scope > 0 and not is_neg, True))
             if lower in _CLAUSE_NEGATORS or (lower == "one" and prev == "no"):
                 scope = CLAUSE_SCOPE
             elif is_neg:
@@ -225,6 +227,7 @@ def split_sentences(text: str) -> list[Sentence]:
                 reported=bool(lower_set & REPORT_STRONG or pairs & _REPORT_PAIRS) or _someone_reports(lowers),
                 addressed=bool(lower_set & SECOND_PERSON) or (bool(lowers) and lowers[0] in IMPERATIVE_OPENERS),
                 figurative=bool(lower_set & FIGURATIVE),
+                question=text[start:end].rstrip("\"')]").endswith("?"),
                 index=_index(words),
             )
         )
