@@ -34,7 +34,7 @@ from dinecheck.extract.offline_text import MAX_TEXT_CHARS, NEGATORS, Sentence, s
 WINDOW = 1
 VERSION = "2"
 _MAX_CACHED_RULES = 32
-_COPULA = frozenset({"be", "i'm", "we're", "am", "as"})
+_COPULA = frozenset({"i'm", "im", "am", "we're", "as"})  # the speaker is (one of) …
 _VOICE = {  # the "cue" of a perspective value: the voice of the event sentences
     "self": Cue(("I",), False, "the speaker's party", "voice: first person eating, ordering or stating the need"),
     "reported": Cue(("they",), False, "others", "voice: reported speech or hearsay"),
@@ -61,6 +61,7 @@ class _Review:
         self.n = len(sentences)
         self._memo: dict[tuple[int, int, bool, bool], int | None] = {}
         self.domain_cues = rules.domain
+        self.mentions = rules.mentions
         # no domain (a seed whose fields share no subject): every sentence may evidence a value
         self.domain_at = [self._domain(i, rules) if rules.mentions else True for i in range(self.n)]
 
@@ -71,6 +72,17 @@ class _Review:
         if key not in self._memo:
             self._memo[key] = cue.find(self.s[i], any_polarity=any_polarity, realis=realis)
         return self._memo[key]
+
+    def mention_starts(self, i: int) -> list[int]:
+        """Word positions in sentence ``i`` where a mention of the domain or of a kind of it starts."""
+        index = self.s[i].index
+        out = []
+        for word in index.keys() & self.mentions.keys():
+            for c in self.mentions[word]:
+                p = self.find(c, i, any_polarity=True)
+                if p is not None:
+                    out.append(p)
+        return out
 
     def _domain(self, i: int, rules: Rules) -> bool:
         """A mention of the domain or of a kind of the subject (outside phrases the null value lists)."""
@@ -181,12 +193,16 @@ def _fire_content(f: FieldRule, v: ValueRule, r: _Review) -> Fire | None:
     return Fire(v, score, tuple(hits), hits[0], cue_hit)
 
 
-def _self_voice(s: Sentence, lex: Lexicon) -> bool:
-    """The speaker (or their party) eats, orders, is, or names a companion: "I ordered", "I'm vegan", "my son"."""
+def _self_voice(r: _Review, i: int, lex: Lexicon) -> bool:
+    """The speaker's party eats or orders ("I ordered", "we had") or states the need: a copula right before a mention
+    of the domain or a kind of it ("I'm vegan", "I am celiac", "as a vegetarian")."""
+    s = r.s[i]
     if not s.first_person:
         return False
-    lemmas = {t.lemma for t in s.words} | {t.lower for t in s.words}
-    return bool(lemmas & lex.classes["consume"] or lemmas & _COPULA)
+    if s.subject_first_person and any(t.lemma in lex.classes["consume"] for t in s.words):
+        return True
+    starts = r.mention_starts(i)
+    return any(t.lower in _COPULA and any(p < q <= p + 3 for q in starts) for p, t in enumerate(s.words))
 
 
 def _menu_statement(s: Sentence, lex: Lexicon) -> bool:
@@ -200,8 +216,8 @@ def _menu_statement(s: Sentence, lex: Lexicon) -> bool:
 
 
 def _consumes(s: Sentence, lex: Lexicon) -> bool:
-    """The speaker's party eats or orders: "I ordered", "we had", "my son tried"."""
-    return s.first_person and any(t.lemma in lex.classes["consume"] for t in s.words)
+    """The speaker's party eats or orders: "I ordered", "we had"."""
+    return s.subject_first_person and any(t.lemma in lex.classes["consume"] for t in s.words)
 
 
 def _classify_events(f: FieldRule, events: list[int], r: _Review, lex: Lexicon) -> Fire | None:
@@ -217,10 +233,12 @@ def _classify_events(f: FieldRule, events: list[int], r: _Review, lex: Lexicon) 
             kinds.setdefault(own.perspective, []).append(i)
         elif s.reported or (i > 0 and r.s[i - 1].reported and not s.first_person):
             kinds.setdefault("reported", []).append(i)
-        elif _self_voice(s, lex) or general is None or any(_consumes(r.s[j], lex) for j in r.window(i)):
+        elif _self_voice(r, i, lex) or general is None or any(_consumes(r.s[j], lex) for j in r.window(i)):
             kinds.setdefault("self", []).append(i)
         elif general is not None and _menu_statement(s, lex):
             kinds.setdefault("general", []).append(i)
+        else:
+            kinds.setdefault("undecided", []).append(i)
     visit = any(_consumes(s, lex) for s in r.s)
     order = ("self", "reported") if visit else ("self", "reported", "general")
     for kind in order:
@@ -228,6 +246,10 @@ def _classify_events(f: FieldRule, events: list[int], r: _Review, lex: Lexicon) 
         hits = kinds.get(kind)
         if v is not None and hits:
             return Fire(v, len(hits), tuple(hits), hits[0], _VOICE[kind])
+    v = f.value("self")
+    rest = kinds.get("undecided")
+    if visit and v is not None and rest:  # a kind of the subject in a review narrating the speaker's own meal
+        return Fire(v, len(rest), tuple(rest), rest[0], _VOICE["self"])
     return None  # abstain: the review does not say whose experience it is
 
 
