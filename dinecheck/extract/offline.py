@@ -35,10 +35,12 @@ WINDOW = 1
 VERSION = "2"
 _MAX_CACHED_RULES = 32
 _COPULA = frozenset({"i'm", "im", "am", "we're", "as"})  # the speaker is (one of) …
+_HAVE = frozenset({"have", "has", "i've", "with"})  # "I have a nut allergy", "as someone with celiac"
 _VOICE = {  # the "cue" of a perspective value: the voice of the event sentences
     "self": Cue(("I",), False, "the speaker's party", "voice: first person eating, ordering or stating the need"),
     "reported": Cue(("they",), False, "others", "voice: reported speech or hearsay"),
     "general": Cue(("menu",), False, "the place", "voice: an affirmative statement about what the place offers"),
+    "condition": Cue(("I",), False, "the speaker", "voice: the speaker states the condition, no event"),
 }
 
 __all__ = ["OfflineExtractor", "label_review", "WINDOW", "VERSION"]
@@ -289,7 +291,21 @@ def _fire_perspective(f: FieldRule, rules: Rules, fires: dict[str, Fire | None],
         c = next((c for c in concern if r.find(c, i) is not None), None)
         if c is not None:
             return Fire(v, 1, (i,), i, c)
+    for i in range(r.n):  # the speaker has the condition ("I have a nut allergy", "I'm allergic") and nothing happened
+        if r.domain_at[i] and not r.s[i].question and _states_condition(r, i):
+            return Fire(v, 1, (i,), i, _VOICE["condition"])
     return None
+
+
+def _states_condition(r: _Review, i: int) -> bool:
+    """"I have / I'm / as someone with" right before a mention of the domain, outside irrealis clauses."""
+    s = r.s[i]
+    if not s.subject_first_person:
+        return False
+    starts = [p for p in r.mention_starts(i) if not s.words[p].irrealis and not s.words[p].negated]
+    return any(
+        (t.lower in _COPULA or t.lower in _HAVE) and any(p < q <= p + 3 for q in starts) for p, t in enumerate(s.words)
+    )
 
 
 def label_review(rules: Rules, review: ReviewInput) -> ExtractionResult:
