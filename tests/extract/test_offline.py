@@ -201,6 +201,13 @@ def test_allergy_phenomena() -> None:
     ]
 
 
+def test_stating_the_condition_without_an_event_is_a_concern() -> None:
+    assert _one(G1A_FIELDS, "I have a dairy allergy, so I ordered the salad.")["account_type"] == "hypothetical"
+    assert _one(G1A_FIELDS, "I'm allergic to shellfish and I broke out in hives.")["account_type"] == "firsthand"
+    assert _one(G1A_FIELDS, "My sister has a dairy allergy.")["account_type"] == "none"  # not the speaker
+    assert _one(G1A_FIELDS, "Do I have a nut allergy?")["account_type"] == "none"  # a question asserts nothing
+
+
 def test_betrayal_needs_the_emphasized_claim() -> None:
     claimed = "The server assured me the curry had no peanuts. I still had an allergic reaction an hour later."
     unclaimed = "The server brought the curry. I had an allergic reaction an hour later."
