@@ -16,14 +16,13 @@ from typing import Any
 from dinecheck.errors import ConfigError
 from dinecheck.extract.offline_text import lemma, tokenize
 
-CLASS_NAMES = ("meta", "role", "food", "first_person", "companion", "report", "consume", "menu")
+CLASS_NAMES = ("meta", "role", "food", "consume", "menu")
 
 
 @dataclass(frozen=True)
 class Lexicon:
     synonyms: dict[str, tuple[str, ...]]  # lemma key ("stomach upset" for stomach_upset) → phrases
-    classes: dict[str, frozenset[str]]  # class name → lemmas of its one-word members
-    class_phrases: dict[str, tuple[str, ...]]  # class name → its multi-word members, as written
+    classes: dict[str, frozenset[str]]  # class name → lemmas (and surface forms) of its members
 
     def expansions(self, key: str) -> tuple[str, ...]:
         return self.synonyms.get(key, ())
@@ -40,7 +39,6 @@ def phrase_lemmas(text: str) -> tuple[str, ...]:
 def _parse(data: dict[str, Any], origin: str) -> Lexicon:
     synonyms: dict[str, tuple[str, ...]] = {}
     classes: dict[str, frozenset[str]] = {}
-    class_phrases: dict[str, tuple[str, ...]] = {}
     for section in ("synonyms", "classes"):
         for key, entry in data.get(section, {}).items():
             where = f"{origin}: [{section}.{key}]"
@@ -53,13 +51,13 @@ def _parse(data: dict[str, Any], origin: str) -> Lexicon:
                 k = " ".join(phrase_lemmas(key.replace("_", " "))) if not key.isupper() else key
                 synonyms[k] = tuple(dict.fromkeys(synonyms.get(k, ()) + tuple(words)))
             else:
-                singles = [w for w in words if len(w.split()) == 1]
-                classes[key] = frozenset(lemma(w.lower()) for w in singles) | frozenset(w.lower() for w in singles)
-                class_phrases[key] = tuple(w for w in words if len(w.split()) > 1)
+                if any(len(w.split()) != 1 for w in words):
+                    raise ConfigError("a word class holds single words only", where)
+                classes[key] = frozenset(lemma(w.lower()) for w in words) | frozenset(w.lower() for w in words)
     missing = [c for c in CLASS_NAMES if c not in classes]
     if missing:
         raise ConfigError(f"missing word classes: {', '.join(missing)}", origin)
-    return Lexicon(synonyms, classes, class_phrases)
+    return Lexicon(synonyms, classes)
 
 
 def parse_lexicon(text: str, origin: str = "lexicon") -> Lexicon:

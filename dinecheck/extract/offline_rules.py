@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from dinecheck.extract.base import FieldSpec
-from dinecheck.extract.offline_lexicon import Lexicon, load_lexicon, phrase_lemmas
+from dinecheck.extract.offline_lexicon import Lexicon, load_lexicon
 from dinecheck.extract.offline_text import NEGATORS, Sentence, tokenize
 
 Perspective = Literal["self", "reported", "irrealis", "general"]
