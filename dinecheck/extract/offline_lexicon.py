@@ -16,7 +16,7 @@ from typing import Any
 from dinecheck.errors import ConfigError
 from dinecheck.extract.offline_text import lemma, tokenize
 
-CLASS_NAMES = ("meta", "role", "food", "consume", "menu")
+CLASS_NAMES = ("meta", "role", "food", "consume", "menu", "place")
 
 
 @dataclass(frozen=True)

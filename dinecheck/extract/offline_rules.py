@@ -96,13 +96,17 @@ class Cue:
 
 
 _ARTICLES = frozenset({"a", "an", "the"})
+# negators that are function words; "refuse", "unable" are also content ("Staff *refused*")
+_FUNCTION_NEGATORS = NEGATORS - {"refuse", "refused", "refuses", "refusing", "unable"}
 
 
 def _cue_from_text(
     text: str, concept: str, source: str, lex: Lexicon, negated: bool = False, keep_stop: bool = False
 ) -> Cue | None:
     """A cue from a phrase; ``keep_stop`` keeps its function words ("great for", "out of their way")."""
-    toks = [t for t in tokenize(text) if t.is_word and not (t.lower in NEGATORS or t.lower.endswith("n't"))]
+    toks = [t for t in tokenize(text) if t.is_word]
+    while toks and (toks[0].lower in _FUNCTION_NEGATORS or toks[0].lower.endswith("n't")):
+        toks = toks[1:]  # a leading negator is the cue's polarity ("not care"); inner ones stay ("made without")
     words = tuple(
         "=" + t.text if t.text.isupper() and len(t.text) <= 3 and t.text.isalpha() else t.lemma
         for t in toks
@@ -147,7 +151,9 @@ def _content_cues(text: str, source: str, lex: Lexicon) -> list[Cue]:
             out.extend(_concept_cues(f"{toks[i].text} {toks[i + 1].text}", source, lex, toks[i].negated))
             used |= {i, i + 1}
     for i, t in enumerate(toks):
-        if i in used or t.lemma in STOPWORDS or t.lower in NEGATORS or t.lower.endswith("n't") or len(t.lower) < 2:
+        if i in used or t.lemma in STOPWORDS or t.lower in _FUNCTION_NEGATORS or t.lower.endswith("n't"):
+            continue
+        if len(t.lower) < 2:
             continue
         if lex.in_class("meta", t.lemma) or lex.in_class("meta", t.lower):
             continue
@@ -438,8 +444,12 @@ def compile_rules(specs: Sequence[FieldSpec], lex: Lexicon | None = None) -> Rul
         ]
         topic_concepts = frozenset(c.concept for c in f.topic)
         role = frozenset(
-            c.concept for v in values for c in v.cues if lex.in_class("role", c.concept) or lex.in_class("menu", c.concept)
-        )  # participants and the things offered ("options") say who or what, not how: never evidence alone
+            c.concept
+            for v in values
+            for c in v.cues
+            if any(lex.in_class(k, c.concept) for k in ("role", "menu", "place", "consume"))
+        )  # participants, the place, the things offered ("options") and the acts of every visit ("served",
+        # "ordered") say who, where, what or how it went on, not how it turned out: never evidence alone
         final = []
         for v in values:
             others = set(domain_concepts) if kind != "subject" else set()

@@ -367,3 +367,28 @@ def test_g1a_reviews_all_labelled_within_the_enum(g1a: Path) -> None:
     for r, o in zip(res, reviews, strict=True):
         for name, ev in r.evidence.items():
             assert r.values[name] != "none" and ev.quote in o["text"] and ev.cue
+
+
+TERSE_DIET = [
+    FieldSpec(name="topic", values={
+        "none": "No dietary restriction discussed", "plant_based": "Vegan or vegetarian diet",
+        "gluten_free": "Gluten-free or celiac needs", "allergy": "Food allergy (nuts, shellfish, etc.)",
+    }),
+    FieldSpec(name="outcome", values={
+        "none": "No accommodation outcome described",
+        "accommodated": "The restaurant successfully accommodated the dietary need",
+        "refused": "Staff refused or were dismissive",
+        "incident": "Customer was served food violating their restriction or got sick",
+    }),
+]  # fmt: skip
+
+
+def test_acts_of_every_visit_and_the_place_are_no_evidence() -> None:
+    rules = compile_rules(TERSE_DIET)
+    assert rules.fields[0].kind == "subject"  # named by its field ("topic"), even without a shared word in values
+    outcome = {v.name: {c.concept for a in v.alternatives for cl in a.clauses for c in cl} for v in rules.fields[1].values}
+    assert "serve" not in outcome["incident"] and "food" not in outcome["incident"]
+    assert "restaurant" not in outcome["accommodated"] and "refuse" in outcome["refused"]
+    assert _one(TERSE_DIET, "I was served a vegan bowl and the food was fine.")["outcome"] == "none"
+    assert _one(TERSE_DIET, "The vegan menu was tiny and the server refused to swap the cheese.")["outcome"] == "refused"
+    assert _one(TERSE_DIET, "They happily accommodated my gluten-free order.")["outcome"] == "accommodated"

@@ -39,7 +39,7 @@ def test_lemmatized_keys_and_classes() -> None:
         (CLASSES + '\n[synonyms.a]\nwords = ["b"]\n', "lexicon: [synonyms.a]: every entry needs a non-empty 'source'"),
         (CLASSES + '\n[synonyms.a]\nsource = " "\nwords = ["b"]\n', "lexicon: [synonyms.a]: every entry needs a non-empty 'source'"),
         (CLASSES + '\n[synonyms.a]\nsource = "s"\nwords = []\n', "lexicon: [synonyms.a]: 'words' must be a non-empty list of strings"),
-        ('[classes.meta]\nsource = "s"\nwords = ["a"]\n', "lexicon: missing word classes: role, food, consume, menu"),
+        ('[classes.meta]\nsource = "s"\nwords = ["a"]\n', "lexicon: missing word classes: role, food, consume, menu, place"),
         ("[classes", "lexicon: not valid TOML"),
         (CLASSES + '\n[classes.extra]\nsource = "s"\nwords = ["two words"]\n', "lexicon: [classes.extra]: a word class holds single words only"),
     ],
