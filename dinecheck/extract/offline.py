@@ -132,7 +132,10 @@ def _fire_subject(f: FieldRule, r: _Review) -> Fire | None:
         for i in range(r.n):
             if r.s[i].figurative:
                 continue
-            for c in _subject_cues(v):
+            firsts = v.first_words.intersection(r.s[i].index)
+            if not firsts:
+                continue
+            for c in (c for c in _subject_cues(v) if c.words[0] in firsts):
                 if c.weak and not r.domain_at[i]:
                     continue
                 pos = r.find(c, i, any_polarity=True)
@@ -165,7 +168,7 @@ def _fire_content(f: FieldRule, v: ValueRule, r: _Review) -> Fire | None:
     score = 0
     for i in range(r.n):
         s = r.s[i]
-        if s.figurative or s.question or not r.domain_near(i):
+        if s.figurative or s.question or v.first_words.isdisjoint(s.index) or not r.domain_near(i):
             continue
         if f.gate and r.near(f.gate, i, realis=False) is None:
             continue

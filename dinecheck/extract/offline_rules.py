@@ -180,6 +180,7 @@ class ValueRule:
     perspective: Perspective | None = None
     catch_all: bool = False  # "another diet … not covered above"
     examples: tuple[Cue, ...] = ()  # quoted phrases and listed examples (strong); set by compile_rules
+    first_words: frozenset[str] = frozenset()  # first words of every anchoring cue (a quick pre-check)
 
     @property
     def cues(self) -> tuple[Cue, ...]:
@@ -464,6 +465,8 @@ def compile_rules(specs: Sequence[FieldSpec], lex: Lexicon | None = None) -> Rul
             v = _distinctive(v, frozenset(others), role)
             if kind == "subject":
                 v = replace(v, examples=_subject_cues(v, lex), alternatives=(), absent=())
+            anchors = v.examples + tuple(c for a in v.alternatives for cl in a.clauses for c in cl)
+            v = replace(v, first_words=frozenset(c.words[0] for c in anchors))
             final.append(v)
         masks: tuple[Cue, ...] = ()
         if kind == "subject":
