@@ -26,7 +26,7 @@ from dinecheck.dataset import load_dataset
 from dinecheck.extract.base import ReviewInput
 from dinecheck.extract.chat import LLMConfig
 from dinecheck.extract.llm import LLMExtractor
-from dinecheck.formula import compile_seed, load_seed
+from dinecheck.formula import build_seed, load_seed
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -39,7 +39,7 @@ def _fake_llm_module():
 
 
 def _reviews(data: Path):
-    compiled = compile_seed(load_seed(data / "g1a_v2_seed.json"))
+    compiled = build_seed(load_seed(data / "g1a_v2_seed.json"))
     ds, _ = load_dataset(data)
     reviews = [
         ReviewInput(r.business_id, r.review_id, r.text, {"stars": r.stars, "date": r.date})

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from dinecheck.dataset import load_dataset
 from dinecheck.extract.replay import ReplayExtractor
-from dinecheck.formula import CompiledSeed, ReviewRecord, compile_seed, load_seed
+from dinecheck.formula import CompiledSeed, ReviewRecord, build_seed, load_seed
 from dinecheck.formula.filter import KeywordFilter
 
 
@@ -45,7 +45,7 @@ def main() -> None:
 
     ds, _ = load_dataset(args.data)
     seed = load_seed(args.data / "g1a_v2_seed.json")
-    compiled = compile_seed(seed)
+    compiled = build_seed(seed)
     replay = ReplayExtractor(args.data / "recorded_extractions.jsonl")
 
     # Prepare the compute-stage inputs once: filtered reviews with their replayed labels.

@@ -3,10 +3,12 @@
 The public API, one entry point per capability (everything else is internal)::
 
     from dinecheck import load_dataset, Engine, load_requests, validate_requests      # requests
-    from dinecheck import load_seed, compile_seed, make_extractor                       # Formula Seeds
+    from dinecheck import load_seed, build_seed, make_extractor                         # Formula Seeds (Phase 2)
+    from dinecheck import compile_task                                                  # task text → seed (Phase 1)
     from dinecheck import check_label, parse_profile, open_store                        # allergen labels
 
-Errors all derive from :class:`DinecheckError` (see :mod:`dinecheck.errors`).
+Verbs: ``build_seed`` checks a seed and builds the executable :class:`CompiledSeed`; ``compile_task`` (the CLI's
+``seed compile``) asks a language model to write a seed for a task. Errors all derive from :class:`DinecheckError` (see :mod:`dinecheck.errors`).
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ from dinecheck.errors import (
 if TYPE_CHECKING:
     from dinecheck.allergens.pipeline import LabelResult, check_label, parse_profile
     from dinecheck.allergens.store import open_store
+    from dinecheck.compile import compile_task
     from dinecheck.dataset import Dataset, load_dataset
     from dinecheck.extract.factory import make_extractor
-    from dinecheck.formula import CompiledSeed, RestaurantResult, compile_seed, load_seed
+    from dinecheck.formula import CompiledSeed, RestaurantResult, build_seed, load_seed
     from dinecheck.requests import Engine, load_requests, validate_requests
 
 # Imported on first use (PEP 562), so ``import dinecheck`` — and every CLI command — loads only what it needs.
@@ -50,7 +53,8 @@ _LAZY = {
     "make_extractor": "dinecheck.extract.factory",
     "CompiledSeed": "dinecheck.formula",
     "RestaurantResult": "dinecheck.formula",
-    "compile_seed": "dinecheck.formula",
+    "build_seed": "dinecheck.formula",
+    "compile_task": "dinecheck.compile",
     "load_seed": "dinecheck.formula",
     "Engine": "dinecheck.requests",
     "load_requests": "dinecheck.requests",
@@ -70,6 +74,7 @@ def __dir__() -> list[str]:
 
 
 __version__ = "0.1.0"
+
 
 __all__ = [
     "AuditQueryError",
@@ -92,8 +97,9 @@ __all__ = [
     "SpecError",
     "StoreError",
     "__version__",
+    "build_seed",
     "check_label",
-    "compile_seed",
+    "compile_task",
     "load_dataset",
     "load_requests",
     "load_seed",

@@ -127,18 +127,20 @@ def _feedback(errors: list[Problem]) -> str:
     )
 
 
+def compile_messages(task_text: str) -> list[dict[str, str]]:
+    """The first request of Phase 1: the messages sent to the model for ``task_text`` (``seed compile --print-prompt``)."""
+    if len(task_text) > MAX_TASK_CHARS:
+        raise SpecError(f"the task text is longer than {MAX_TASK_CHARS} characters", "seed compile")
+    system = _SYSTEM.format(guide=ops_guide(), schema=json.dumps(seed_schema(), separators=(",", ":")))
+    return [{"role": "system", "content": system}, {"role": "user", "content": f"Task:\n{task_text}"}]
+
+
 def compile_task(
     task_text: str, client: ChatClient, *, check: CheckFn = static_check, max_rounds: int = MAX_ROUNDS
 ) -> CompileResult:
     """Ask for a seed, check it, feed errors back; at most ``max_rounds`` model answers."""
-    if len(task_text) > MAX_TASK_CHARS:
-        raise SpecError(f"the task text is longer than {MAX_TASK_CHARS} characters", "seed compile")
+    messages = compile_messages(task_text)
     schema = seed_schema()
-    system = _SYSTEM.format(guide=ops_guide(), schema=json.dumps(schema, separators=(",", ":")))
-    messages: list[dict[str, str]] = [
-        {"role": "system", "content": system},
-        {"role": "user", "content": f"Task:\n{task_text}"},
-    ]
     result = CompileResult()
     for number in range(1, max(1, max_rounds) + 1):
         try:

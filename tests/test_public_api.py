@@ -26,7 +26,7 @@ def test_the_three_capabilities_through_the_public_api(tmp_path) -> None:
     results = dinecheck.validate_requests(dinecheck.Engine(ds), dinecheck.load_requests(sample_dir() / "requests.jsonl"))
     assert {r.status for r in results} == {"ok"}
 
-    compiled = dinecheck.compile_seed(dinecheck.load_seed(sample_dir() / "allergy_risk_seed.json"))
+    compiled = dinecheck.build_seed(dinecheck.load_seed(sample_dir() / "allergy_risk_seed.json"))
     runs = compiled.run_many([(r, ds.reviews_of(r.business_id)) for r in ds.restaurants], dinecheck.make_extractor("offline"))
     assert [r.status for r in runs] == ["complete"] * len(ds.restaurants)
 

@@ -19,7 +19,7 @@ from dinecheck.cli.allergens import parse_label_lines
 from dinecheck.cli.requests import render_explanation
 from dinecheck.dataset import load_dataset
 from dinecheck.extract.offline import OfflineExtractor
-from dinecheck.formula import compile_seed, load_seed
+from dinecheck.formula import build_seed, load_seed
 from dinecheck.requests import Engine, load_requests, validate_requests
 from dinecheck.sample import sample_dir
 
@@ -54,7 +54,7 @@ def _seed_section(console: Console) -> None:
     root = sample_dir()
     dataset, _ = load_dataset(root)
     seed_path = root / "allergy_risk_seed.json"
-    compiled = compile_seed(load_seed(seed_path))
+    compiled = build_seed(load_seed(seed_path))
     extractor = OfflineExtractor()
     results = compiled.run_many([(r, dataset.reviews_of(r.business_id)) for r in dataset.restaurants], extractor)
     console.rule("[bold]2. How risky is it for my allergy? — a Formula Seed over the reviews (offline extractor)")

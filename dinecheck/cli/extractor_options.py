@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +33,18 @@ MaxCostOpt = Annotated[float | None, typer.Option("--max-cost", min=0.0, help="S
 ProgressOpt = Annotated[
     bool | None, typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal).")
 ]
+
+
+def resolve_extractor(spec: str | None, options: ExtractorOptions) -> str:
+    """The extractor to use: ``spec`` when given, else ``llm`` when a base URL is configured by flag, environment
+    (``DINECHECK_LLM_BASE_URL``) or config file, else ``offline``."""
+    if spec:
+        return spec
+    if os.environ.get("DINECHECK_LLM_BASE_URL") or options.base_url:
+        return "llm"
+    from dinecheck.extract.chat import configured_base_url
+
+    return "llm" if configured_base_url(options.config_file) else "offline"
 
 
 def build_options(

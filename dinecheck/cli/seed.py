@@ -28,18 +28,18 @@ from rich.text import Text
 
 from dinecheck.cli import seed_extract
 from dinecheck.cli.common import DataDirOpt, LenientOpt, RestaurantOpt, echo_json, load_data, select_restaurants
-from dinecheck.cli.extractor_options import ExtractorChoice, with_extractor_options
+from dinecheck.cli.extractor_options import ExtractorChoice, resolve_extractor, with_extractor_options
 from dinecheck.dataset.loader import iter_jsonl
 from dinecheck.errors import DataError, Problem
-from dinecheck.extract.factory import make_extractor
+from dinecheck.extract.factory import describe_extractor, extractor_info, make_extractor
 from dinecheck.formula.check import pointer
 from dinecheck.formula.ops import ReviewRecord
 from dinecheck.formula.run import (
     CompiledSeed,
     FailedReview,
     RestaurantResult,
+    build_seed,
     check_seed_file,
-    compile_seed,
     derive_year,
     load_seed,
 )
@@ -82,7 +82,7 @@ def _problem_json(p: Problem) -> dict[str, str]:
 
 
 def _compile(seed: Path) -> CompiledSeed:
-    compiled = compile_seed(load_seed(seed))
+    compiled = build_seed(load_seed(seed))
     for w in compiled.warnings:
         print(f"warning: {seed}: {w.pointer or '/'}: {w.reason}", file=sys.stderr)
     return compiled
@@ -103,9 +103,10 @@ def run(
     compiled = _compile(seed)  # every seed problem is reported before any review is read
     ds = load_data(data, lenient)
     chosen = select_restaurants(ds, restaurant, data)
-    ext = make_extractor(extraction.name, extraction.options)
+    ext = make_extractor(resolve_extractor(extraction.name, extraction.options), extraction.options)
     try:  # streamed: each restaurant is printed (and its trace freed) as soon as it is computed
-        _emit(compiled.iter_run(((r, ds.reviews_of(r.business_id)) for r in chosen), ext, trace=trace), as_json, trace)
+        _emit(compiled.iter_run(((r, ds.reviews_of(r.business_id)) for r in chosen), ext, trace=trace), as_json, trace,
+              extractor_info(ext))
     finally:
         ext.close()
 
@@ -113,12 +114,34 @@ def run(
 @app.command("eval")
 def evaluate(
     seed: SeedArg,
-    extracted: Annotated[Path, typer.Option("--extracted", help="JSONL: business_id, context, reviews[meta, extraction].")],
+    extracted: Annotated[
+        Path,
+        typer.Option(
+            "--extracted",
+            help="JSONL: business_id, context, reviews[meta, extraction]; with --data: label lines (seed extract --json).",
+        ),
+    ],
+    data: Annotated[
+        Path | None, typer.Option("--data", help="Dataset directory: --extracted is then a label file, one line per review.")
+    ] = None,
+    restaurant: RestaurantOpt = None,
     as_json: JsonOpt = False,
     trace: TraceOpt = False,
+    lenient: bool = LenientOpt,
 ) -> None:
-    """The compute stage alone, on already-extracted (and already-filtered) reviews."""
+    """The compute stage alone, on already-extracted reviews (per restaurant, or label lines plus --data)."""
     compiled = _compile(seed)
+    if data is not None:  # label lines (as `seed extract --json` prints them): the dataset gives restaurants and meta
+        from dinecheck.extract.replay import ReplayExtractor
+
+        ds = load_data(data, lenient)
+        chosen = select_restaurants(ds, restaurant, data)
+        ext = ReplayExtractor(extracted)
+        _emit(compiled.iter_run(((r, ds.reviews_of(r.business_id)) for r in chosen), ext, trace=trace), as_json, trace,
+              extractor_info(ext))
+        return
+    if restaurant:
+        raise DataError("--restaurant needs --data", "seed eval")
     results = (compiled.evaluate(*_eval_line(compiled, obj, f"{extracted}:{ln}"), trace=trace) for ln, obj in _lines(extracted))
     _emit(results, as_json, trace)  # streamed: one line per input line
 
@@ -170,14 +193,21 @@ def _eval_line(compiled: CompiledSeed, obj: dict[str, Any], loc: str) -> tuple[A
     return bid, str(name or ""), context, records, len(reviews), failed
 
 
-def _emit(results: Iterable[RestaurantResult], as_json: bool, trace: bool) -> None:
-    """Print each result as it comes; exit 1 when any restaurant is incomplete."""
+def _emit(
+    results: Iterable[RestaurantResult], as_json: bool, trace: bool, extractor: dict[str, Any] | None = None
+) -> None:
+    """Print each result as it comes (naming the extractor that answered); exit 1 when any is incomplete."""
     console = None if as_json else Console(soft_wrap=True)
+    if console is not None and extractor is not None:
+        console.print(f"extractor: {describe_extractor(extractor)}", markup=False, highlight=False)
     incomplete = False
     for r in results:
         incomplete |= r.status != "complete"
         if console is None:
-            echo_json(r.to_json(trace=trace))
+            line = r.to_json(trace=trace)
+            if extractor is not None:
+                line["extractor"] = extractor
+            echo_json(line)
         else:
             _print_table(console, r, trace)
     if incomplete:

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dinecheck.extract.base import Evidence, FieldSpec, ReviewInput
-from dinecheck.extract.prompt import NONE_VALUE
 
 MAX_ANSWER_CHARS = 2_000_000
 _WS = re.compile(r"\s+")
@@ -93,8 +92,9 @@ def _check_entry(entry: dict[str, Any], fields: Sequence[FieldSpec], review: Rev
     raw_evidence = entry.get("evidence")
     quotes = raw_evidence if isinstance(raw_evidence, dict) else {}
     evidence: dict[str, Evidence] = {}
+    by_name = {f.name: f for f in fields}
     for name, value in values.items():
-        if value == NONE_VALUE:
+        if by_name[name].is_null(value):
             continue
         quote = quotes.get(name)
         quote = quote if isinstance(quote, str) else ""

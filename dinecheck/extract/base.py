@@ -10,6 +10,7 @@ endpoint failure, budget exhausted). Only ``ok`` results carry values; nothing i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -19,6 +20,16 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 Status = Literal["ok", "invalid", "error"]
 
 FIELD_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
+
+#: Value names that mean "nothing of this field here" (compared case-insensitively).
+NULL_VALUE_NAMES = frozenset({"none", "no", "null", "nothing", "not_mentioned", "absent", "n_a", "na"})
+# a description saying the review does not talk about the field's subject: "No staff interaction about allergies",
+# "Not mentioned", "The review does not discuss any dietary need …"
+_NULL_DESCRIPTION = re.compile(
+    r"^\W*(?:(?:no|none|not|nothing|neither|without)\b|(?:the\s+)?review\s+(?:does\s+not|doesn't)\s+"
+    r"(?:discuss|mention|describe|say)\b)|\bnot\s+mentioned\b",
+    re.IGNORECASE,
+)
 
 
 class FieldSpec(BaseModel):
@@ -40,6 +51,20 @@ class FieldSpec(BaseModel):
                 raise ValueError(f"description of {key!r} is longer than 2000 characters")
         return v
 
+    @property
+    def null_value(self) -> str | None:
+        """The field's "nothing here" value — the one definition shared by the prompt, answer checking, the offline
+        extractor and scoring: the first value named like ``none`` (:data:`NULL_VALUE_NAMES`), else the first whose
+        description says the subject is absent ("No …", "Not mentioned", "The review does not discuss …")."""
+        named = next((k for k in self.values if k.lower() in NULL_VALUE_NAMES), None)
+        if named is not None:
+            return named
+        return next((k for k, d in self.values.items() if _NULL_DESCRIPTION.search(d)), None)
+
+    def is_null(self, value: str) -> bool:
+        """Whether ``value`` is this field's null value (it needs no evidence quote)."""
+        return value == self.null_value
+
 
 @dataclass(frozen=True, slots=True)
 class ReviewInput:
@@ -53,10 +78,12 @@ class ReviewInput:
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """A verbatim quote supporting a non-``none`` value, and whether it really occurs in the review."""
+    """A verbatim quote supporting a non-``none`` value, whether it really occurs in the review, and (for rule-based
+    extractors) the cue that fired."""
 
     quote: str
     verified: bool
+    cue: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -204,6 +204,16 @@ class _Transient(Exception):
         self.retry_after = retry_after
 
 
+class _Unreachable(_Transient):
+    """No connection could be made (refused, unknown host, connect timeout): retried briefly, then fatal."""
+
+
+#: A connection is given at most this long to open, whatever the read timeout.
+CONNECT_TIMEOUT_MAX = 10.0
+#: Retries when the endpoint cannot be reached at all; then the whole run stops with one clear error.
+UNREACHABLE_RETRIES = 2
+
+
 def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:
     """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date), or None when absent/invalid."""
     if not value:
@@ -249,7 +259,10 @@ class ChatClient:
             headers["Authorization"] = f"Bearer {self.config.api_key}"
         limits = httpx.Limits(max_connections=max(1, self.config.concurrency), max_keepalive_connections=max(1, self.config.concurrency))
         self._http = httpx.Client(
-            headers=headers, timeout=httpx.Timeout(self.config.timeout), limits=limits, transport=self.transport
+            headers=headers,
+            timeout=httpx.Timeout(self.config.timeout, connect=min(self.config.timeout, CONNECT_TIMEOUT_MAX)),
+            limits=limits,
+            transport=self.transport,
         )
         self._lock = threading.Lock()
         self._reserved = 0.0
@@ -310,6 +323,10 @@ class ChatClient:
                         raise _Transient(f"the response is larger than {MAX_RESPONSE_BYTES} bytes")
                     chunks.append(chunk)
                 return resp.status_code, dict(resp.headers), b"".join(chunks)
+        except httpx.ConnectTimeout:
+            raise _Unreachable(f"no connection within {min(self.config.timeout, CONNECT_TIMEOUT_MAX):g} s") from None
+        except httpx.ConnectError as exc:
+            raise _Unreachable(f"connection failed ({exc})") from None
         except httpx.TimeoutException:
             raise _Transient(f"no answer within {self.config.timeout:g} s") from None
         except httpx.TransportError as exc:
@@ -341,6 +358,7 @@ class ChatClient:
         attempt = 0
         is_retry = False
         last = "no attempt made"
+        started = time.monotonic()
         use_schema = schema is not None and self.structured
         while True:
             body = self._body(messages, schema if use_schema else None, schema_name, strict, max_tokens)
@@ -375,6 +393,13 @@ class ChatClient:
                 raise CallFailed(f"the endpoint answered HTTP {status} ({snippet})")
             except _Transient as exc:
                 last = str(exc)
+                if isinstance(exc, _Unreachable) and attempt >= min(self.config.max_retries, UNREACHABLE_RETRIES):
+                    waited = time.monotonic() - started
+                    raise ExtractionError(
+                        f"cannot reach the endpoint: {attempt + 1} attempts in {waited:.1f} s, last: {last}; "
+                        "is the server running and is the base URL right?",
+                        self.config.endpoint,
+                    ) from None
                 if attempt >= self.config.max_retries:
                     raise CallFailed(f"gave up after {attempt + 1} attempts; last: {last}") from None
                 wait = self._delay(attempt, exc.retry_after)

@@ -1,14 +1,16 @@
-"""Build an extractor from its command-line name: ``replay:FILE``, ``offline`` or ``llm``.
+"""Build an extractor from an explicit spec — ``replay:FILE``, ``offline`` or ``llm`` — and describe which one answered.
 
-``None`` picks the default: ``llm`` when a model is configured (``DINECHECK_LLM_BASE_URL``, ``--base-url``, or a
-``base_url`` in the ``[llm]`` table of the config file), else ``offline``.
+The spec is always explicit here; choosing a default from the environment (``llm`` when a model is configured, else
+``offline``) is the command line's business (:func:`dinecheck.cli.extractor_options.resolve_extractor`).
+:func:`extractor_info` names the extractor behind every result: ``{"kind", "model", "version"}``.
 """
 
 from __future__ import annotations
 
-import os
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from dinecheck.errors import ConfigError
 from dinecheck.extract.base import Extractor
@@ -34,19 +36,11 @@ class ExtractorOptions:
     progress: bool = False
 
 
-def default_extractor_name(options: ExtractorOptions | None = None) -> str:
-    """``llm`` when a base URL is configured by flag, environment or config file; otherwise ``offline``."""
-    if os.environ.get("DINECHECK_LLM_BASE_URL") or (options is not None and options.base_url):
-        return "llm"
-    from dinecheck.extract.chat import configured_base_url
-
-    return "llm" if configured_base_url(options.config_file if options else None) else "offline"
-
-
-def make_extractor(spec: str | None, options: ExtractorOptions | None = None) -> Extractor:
-    """Construct the extractor named by ``spec`` (raises ConfigError for an unknown name)."""
+def make_extractor(spec: str, options: ExtractorOptions | None = None) -> Extractor:
+    """Construct the extractor named by ``spec`` (raises ConfigError for an unknown or missing name)."""
+    if not isinstance(spec, str) or not spec:
+        raise ConfigError("no extractor named; expected 'llm', 'offline' or 'replay:FILE'", "--extractor")
     options = options or ExtractorOptions()
-    spec = spec or default_extractor_name(options)
     if spec.startswith("replay:"):
         from dinecheck.extract.replay import ReplayExtractor
 
@@ -60,3 +54,34 @@ def make_extractor(spec: str | None, options: ExtractorOptions | None = None) ->
 
         return LLMExtractor.from_options(options)
     raise ConfigError(f"unknown extractor {spec!r}; expected 'llm', 'offline' or 'replay:FILE'", "--extractor")
+
+
+def extractor_info(extractor: Extractor) -> dict[str, Any]:
+    """Which extractor answered: ``kind`` (its name), ``model`` (the language model, else None) and ``version`` (the
+    offline rules' version, the prompt version, or the replayed file's name and content hash)."""
+    kind = getattr(extractor, "name", type(extractor).__name__)
+    model: str | None = None
+    version: str | None = getattr(extractor, "version", None)
+    config = getattr(extractor, "config", None)
+    if config is not None:
+        from dinecheck.extract.prompt import PROMPT_VERSION
+
+        model, version = getattr(config, "model", None), PROMPT_VERSION
+    path = getattr(extractor, "path", None)
+    if isinstance(path, Path):
+        try:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+        except OSError:
+            digest = "unreadable"
+        version = f"{path.name}@{digest}"
+    return {"kind": kind, "model": model, "version": version}
+
+
+def describe_extractor(info: dict[str, Any]) -> str:
+    """One line for humans: "offline v2", "llm gpt-4o-mini (extract-v2)", "replay labels.jsonl@1a2b…"."""
+    kind, model, version = info.get("kind"), info.get("model"), info.get("version")
+    if kind == "offline":
+        return f"offline v{version}"
+    if model:
+        return f"{kind} {model} ({version})"
+    return f"{kind} {version}" if version else str(kind)

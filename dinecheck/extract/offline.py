@@ -1,234 +1,347 @@
-"""The offline extractor: deterministic, network-free labels from a seed's field descriptions and language cues.
+"""The offline extractor: deterministic, network-free labels driven by the seed's value descriptions; it abstains.
 
 :func:`label_review` is the pure core (rules + one review → one :class:`ExtractionResult`); :class:`OfflineExtractor`
 is the thin :class:`~dinecheck.extract.base.Extractor` around it that caches compiled rules per field list.
 
-How a review is labelled (see ``docs/offline_extractor.md``):
+Precision first (see ``docs/offline_extractor.md``): a non-null value needs explicit evidence in one sentence (its
+clauses may be evidenced in the adjacent ones) near a mention of the domain; otherwise the field gets its null value.
+Every non-null value carries the sentence that fired (a verbatim slice, ``verified=True``) and the cue that fired
+(``Evidence.cue``: the cue's words and its source — value name, example, description word or lexicon entry).
 
-1. The review is cut into sentences; tokens carry negation marks and irrealis marks (conditional, modal, habitual,
-   "another place", figurative clauses), and sentences carry flags for first person, reported speech, third-party
-   people and speaker attitude (:mod:`~dinecheck.extract.offline_cues`).
-2. A *content* value fires in a sentence that holds one of the value's distinctive concepts outside irrealis clauses
-   when its window (the sentence ± :data:`WINDOW` sentences) mentions the domain and the field's topic (a listed
-   example suffices for the topic) and evidences every clause of the description (and every emphasized word), with
-   at least as many distinctive concepts as the description has clauses; participant words ("customer") are no
-   evidence. A clause concept that is another content field's topic is also evidenced where that field fired (a
-   second pass: "customer still had reaction" ← the field about reactions found stomach cramps). Of the values that
-   fire, the one with most distinctive concepts wins; ties go to the value declared later.
-3. A *perspective* field (values about who experienced something) looks at the *events*: sentences where a related
-   field fired or its own topic is mentioned. Reported speech or an anonymous third party → the "reported" value;
-   otherwise → the "self" value; no event but a concern voiced near the domain → the "irrealis" value.
-4. Nothing fired → the field's null value (``none`` or the value whose description is a negation). A field without a
-   null value where nothing fired makes the review ``invalid`` — a value is never invented.
-
-Every non-null value carries the sentence that fired, sliced verbatim from the review (``verified=True``).
+* a **subject** field takes the value whose strong cues (value name, listed kinds) the review mentions most — any
+  polarity ("no gluten-free options" still talks about gluten-free eating), ingredient words only next to the domain;
+  the catch-all value ("another diet … not covered") takes a domain mention that names no kind;
+* a **content** field fires a value in a sentence that holds one of its distinctive cues outside irrealis clauses,
+  with the domain in the sentence or an adjacent one, the field's gate (a participant) near, every clause of that
+  alternative evidenced near, and no figurative marker; the value with most firing sentences wins (ties: the later);
+* a **perspective** field looks at the *events* (the subject field's mentions, else the sentences where a related
+  content field fired): reported speech → reported; the speaker with a verb of eating/ordering, a copula or a
+  companion → self; otherwise general (or self when the seed has no general value). No event but a concern word
+  voiced by the speaker or to the reader next to the domain → the hypothetical value.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dinecheck.extract.base import Evidence, ExtractionResult, ExtractionStats, FieldSpec, ReviewInput
-from dinecheck.extract.offline_cues import MAX_TEXT_CHARS, Sentence, split_sentences
-from dinecheck.extract.offline_rules import Concept, FieldRule, Perspective, Rules, ValueRule, compile_rules
+from dinecheck.extract.offline_lexicon import Lexicon, load_lexicon
+from dinecheck.extract.offline_rules import Cue, FieldRule, Rules, ValueRule, compile_rules
+from dinecheck.extract.offline_text import MAX_TEXT_CHARS, NEGATORS, Sentence, split_sentences
 
-WINDOW = 2
+WINDOW = 1
+VERSION = "2"
 _MAX_CACHED_RULES = 32
+_COPULA = frozenset({"i'm", "im", "am", "we're", "as"})  # the speaker is (one of) …
+_HAVE = frozenset({"have", "has", "i've", "with"})  # "I have a nut allergy", "as someone with celiac"
+_VOICE = {  # the "cue" of a perspective value: the voice of the event sentences
+    "self": Cue(("I",), False, "the speaker's party", "voice: first person eating, ordering or stating the need"),
+    "reported": Cue(("they",), False, "others", "voice: reported speech or hearsay"),
+    "general": Cue(("menu",), False, "the place", "voice: an affirmative statement about what the place offers"),
+    "condition": Cue(("I",), False, "the speaker", "voice: the speaker states the condition, no event"),
+}
 
-__all__ = ["OfflineExtractor", "label_review", "WINDOW"]
+__all__ = ["OfflineExtractor", "label_review", "WINDOW", "VERSION"]
 
 
 @dataclass(frozen=True, slots=True)
-class _Fire:
+class Fire:
     value: ValueRule
     score: int
     sentences: tuple[int, ...]
     best: int  # the sentence quoted as evidence
+    cue: Cue
 
 
-class _Matcher:
-    """Memoised concept-in-sentence matching for one review."""
+class _Review:
+    """One review's sentences with memoised cue matching."""
 
-    def __init__(self, sentences: list[Sentence], domain: Sequence[Concept]) -> None:
+    def __init__(self, sentences: list[Sentence], rules: Rules) -> None:
         self.s = sentences
         self.n = len(sentences)
-        self._memo: dict[tuple[int, int, bool], bool] = {}
-        self.domain_at = [not domain or any(self.at(c, i) for c in domain) for i in range(self.n)]
+        self._memo: dict[tuple[int, int, bool, bool], int | None] = {}
+        self.domain_cues = rules.domain
+        self.mentions = rules.mentions
+        # no domain (a seed whose fields share no subject): every sentence may evidence a value
+        self.domain_at = [self._domain(i, rules) if rules.mentions else True for i in range(self.n)]
 
-    def at(self, concept: Concept, i: int, realis: bool = False) -> bool:
-        key = (id(concept), i, realis)
-        hit = self._memo.get(key)
-        if hit is None:
-            hit = self._memo[key] = concept.match(self.s[i], realis)
-        return hit
+    def find(self, cue: Cue, i: int, *, any_polarity: bool = False, realis: bool = False) -> int | None:
+        if cue.words[0] not in self.s[i].index:
+            return None  # the common case, decided without the memo
+        key = (id(cue), i, any_polarity, realis)
+        if key not in self._memo:
+            self._memo[key] = cue.find(self.s[i], any_polarity=any_polarity, realis=realis)
+        return self._memo[key]
 
-    def window(self, i: int, width: int = WINDOW) -> range:
-        return range(max(0, i - width), min(self.n, i + width + 1))
+    def mention_starts(self, i: int) -> list[int]:
+        """Word positions in sentence ``i`` where a mention of the domain or of a kind of it starts."""
+        index = self.s[i].index
+        out = []
+        for word in index.keys() & self.mentions.keys():
+            for c in self.mentions[word]:
+                p = self.find(c, i, any_polarity=True)
+                if p is not None:
+                    out.append(p)
+        return out
 
-    def near(self, concepts: Iterable[Concept], i: int, width: int = WINDOW, realis: bool = False) -> bool:
-        cs = tuple(concepts)
-        return any(self.at(c, j, realis) for j in self.window(i, width) for c in cs)
+    def _domain(self, i: int, rules: Rules) -> bool:
+        """A mention of the domain or of a kind of the subject (outside phrases the null value lists)."""
+        index = self.s[i].index
+        for word in index.keys() & rules.mentions.keys():
+            for c in rules.mentions[word]:
+                if self.find(c, i, any_polarity=True) is not None:
+                    return True
+        return False
 
-    def domain_near(self, i: int, width: int = WINDOW) -> bool:
-        return any(self.domain_at[j] for j in self.window(i, width))
+    def window(self, i: int) -> range:
+        return range(max(0, i - WINDOW), min(self.n, i + WINDOW + 1))
 
-    def anywhere(self, concepts: Iterable[Concept], realis: bool = False) -> bool:
-        cs = tuple(concepts)
-        return any(self.at(c, j, realis) for j in range(self.n) for c in cs)
-
-
-Related = dict[str, frozenset[int]]  # concept key → sentences where another field found what the concept names
-
-
-def _fire_content(f: FieldRule, v: ValueRule, m: _Matcher, related: Related | None = None) -> _Fire | None:
-    """Where value ``v`` fires (see the module docstring). ``related`` evidences a concept that is another field's
-    topic wherever that field fired ("customer still had reaction" ← the field about reactions found one)."""
-    evidence = tuple(c for c in v.distinctive if not c.role)
-    if not evidence:
+    def near(self, cues: Sequence[Cue], i: int, realis: bool = True) -> Cue | None:
+        for j in self.window(i):
+            for c in cues:
+                if self.find(c, j, realis=realis) is not None:
+                    return c
         return None
-    rel = related or {}
 
-    def near(c: Concept, i: int) -> bool:
-        if m.near((c,), i, realis=True):
+    def domain_near(self, i: int) -> bool:
+        return any(self.domain_at[j] for j in self.window(i))
+
+
+def _subject_cues(v: ValueRule) -> tuple[Cue, ...]:
+    return v.examples  # for a subject field: name, listed kinds and lexicon words (see compile_rules)
+
+
+def _masked(r: _Review, masks: Sequence[Cue], i: int, pos: int) -> bool:
+    """Whether word ``pos`` of sentence ``i`` lies inside a phrase the null value lists ("veggie pizza")."""
+    for m in masks:
+        start = r.find(m, i, any_polarity=True)
+        if start is not None and start <= pos <= start + len(m.words) + 2:
             return True
-        hits = rel.get(c.key)
-        return hits is not None and not hits.isdisjoint(m.window(i))
+    return False
 
-    union: set[tuple[str, bool]] = set()
+
+def _fire_subject(f: FieldRule, r: _Review) -> Fire | None:
+    best: Fire | None = None
+    first_seen: dict[str, int] = {}
+    for v in f.values:
+        hits: list[int] = []
+        cue_hit: Cue | None = None
+        count = 0
+        for i in range(r.n):
+            if r.s[i].figurative:
+                continue
+            firsts = v.first_words.intersection(r.s[i].index)
+            if not firsts:
+                continue
+            for c in (c for c in _subject_cues(v) if c.words[0] in firsts):
+                if c.weak and not r.domain_at[i]:
+                    continue
+                pos = r.find(c, i, any_polarity=True)
+                if pos is not None and not (f.masks and _masked(r, f.masks, i, pos)):
+                    count += 1
+                    if not hits or hits[-1] != i:
+                        hits.append(i)
+                    cue_hit = cue_hit or c
+        if hits and cue_hit is not None:
+            first_seen[v.name] = hits[0]
+            fire = Fire(v, count, tuple(hits), hits[0], cue_hit)
+            if best is None or (count, -hits[0]) > (best.score, -first_seen[best.value.name]):
+                best = fire
+    if best is None:
+        catch = next((v for v in f.values if v.catch_all), None)
+        hits = [i for i in range(r.n) if r.domain_at[i] and not r.s[i].figurative]
+        if catch is not None and hits:
+            cue = next(c for c in _domain_cues_of(r, hits[0]))
+            return Fire(catch, len(hits), tuple(hits), hits[0], cue)
+    return best
+
+
+def _domain_cues_of(r: _Review, i: int) -> list[Cue]:
+    return [c for c in r.domain_cues if r.find(c, i, any_polarity=True) is not None] or list(r.domain_cues)
+
+
+def _fire_content(f: FieldRule, v: ValueRule, r: _Review) -> Fire | None:
     hits: list[int] = []
-    best, best_n = -1, 0
-    need = max(1, len(v.clauses))
-    for i in range(m.n):
-        if not m.domain_near(i) or not any(m.at(c, i, True) for c in evidence):
+    cue_hit: Cue | None = None
+    score = 0
+    for i in range(r.n):
+        s = r.s[i]
+        if s.figurative or s.question or v.first_words.isdisjoint(s.index) or not r.domain_near(i):
             continue
-        example_here = any(m.at(c, i, True) for c in v.examples)  # a quoted/listed example is specific enough
-        if f.gate and not example_here and not m.near(f.gate, i):  # e.g. a staff word for a staff-interaction field
+        if f.gate and r.near(f.gate, i, realis=False) is None:
             continue
-        if not all(any(near(c, i) for c in cl.concepts if not c.role) for cl in v.clauses):
+        anchor: Cue | None = None
+        for a in v.alternatives:
+            anchor = next((c for cl in a.clauses for c in cl if r.find(c, i, realis=True) is not None), None)
+            if anchor is None:
+                continue
+            if all(r.near(cl, i) is not None for cl in a.clauses):
+                break
+            anchor = None
+        if anchor is None:
+            anchor = next((c for c in v.examples if r.find(c, i, realis=True) is not None), None)
+            if anchor is None:
+                continue
+        if any(c.weak for c in (anchor,)) and not r.domain_at[i]:
             continue
-        if not all(near(c, i) for c in v.required):
+        if v.required and not all(r.near(group, i) is not None for group in v.required):
             continue
-        found = {c.ident for c in evidence if near(c, i)}
-        if len(found) < need:
+        if v.absent and any(r.find(c, j, realis=True) is not None for c in v.absent for j in range(r.n)):
             continue
-        if v.absent and m.anywhere(v.absent, realis=True):
-            continue
-        union |= found
         hits.append(i)
-        if len(found) > best_n:
-            best, best_n = i, len(found)
-    if not hits:
+        score += 2 if r.domain_at[i] else 1  # evidence next to the domain counts less than evidence with it
+        cue_hit = cue_hit or anchor
+    if not hits or cue_hit is None:
         return None
-    return _Fire(v, len(union), tuple(hits), best)
+    return Fire(v, score, tuple(hits), hits[0], cue_hit)
 
 
-def _related(f: FieldRule, rules: Rules, all_fires: dict[str, list[_Fire]]) -> Related:
-    """For the clause concepts of ``f`` that are another content field's topic: where that field fired."""
-    wanted = {c.key for v in f.values for cl in v.clauses for c in cl.concepts}
-    out: dict[str, set[int]] = {}
-    for g in rules.fields:
-        if g is f or g.is_perspective or not all_fires.get(g.name):
-            continue
-        sentences = {i for fi in all_fires[g.name] for i in fi.sentences}
-        for c in g.topic:
-            if c.key in wanted:
-                out.setdefault(c.key, set()).update(sentences)
-    return {k: frozenset(v) for k, v in out.items()}
+def _self_voice(r: _Review, i: int, lex: Lexicon) -> bool:
+    """The speaker's party eats or orders ("I ordered", "we had") or states the need: a copula right before a mention
+    of the domain or a kind of it ("I'm vegan", "I am celiac", "as a vegetarian")."""
+    s = r.s[i]
+    if not s.first_person:
+        return False
+    if s.subject_first_person and any(t.lemma in lex.classes["consume"] for t in s.words):
+        return True
+    starts = r.mention_starts(i)
+    return any(t.lower in _COPULA and any(p < q <= p + 3 for q in starts) for p, t in enumerate(s.words))
 
 
-def _choose(fires: list[_Fire]) -> _Fire | None:
-    return max(fires, key=lambda fi: (fi.score, fi.value.index), default=None)
+def _menu_statement(s: Sentence, lex: Lexicon) -> bool:
+    """An affirmative statement about what the place offers, told by nobody in particular: "Lots of vegan options"."""
+    return (
+        not s.first_person
+        and not s.addressed
+        and not any(t.negated or t.lower in NEGATORS or t.lower.endswith("n't") for t in s.words)
+        and any(t.lemma in lex.classes["menu"] for t in s.words)
+    )
 
 
-def _alt_words(concepts: Iterable[Concept]) -> set[str]:
-    return {w for c in concepts for a in c.alts for w in a.words}
+def _consumes(s: Sentence, lex: Lexicon) -> bool:
+    """The speaker's party eats or orders: "I ordered", "we had"."""
+    return s.subject_first_person and any(t.lemma in lex.classes["consume"] for t in s.words)
 
 
-_EVENT_KINDS: tuple[Perspective, ...] = ("self", "reported")
+def _classify_events(f: FieldRule, events: list[int], r: _Review, lex: Lexicon) -> Fire | None:
+    """Whose experience the event sentences tell: reported speech → reported; the speaker's party stating the need
+    or eating in the sentence → self; a statement about the menu in a review that narrates no meal of the speaker's
+    party → general; otherwise abstain."""
+    kinds: dict[str, list[int]] = {}
+    general = f.value("general")
+    for i in events:
+        s = r.s[i]
+        own = next((v for v in f.values if v.perspective and any(r.find(c, i) is not None for c in v.examples)), None)
+        if own is not None and own.perspective is not None:  # the value's own example: "my celiac daughter"
+            kinds.setdefault(own.perspective, []).append(i)
+        elif s.reported or (i > 0 and r.s[i - 1].reported and not s.first_person):
+            kinds.setdefault("reported", []).append(i)
+        elif _self_voice(r, i, lex) or general is None or any(_consumes(r.s[j], lex) for j in r.window(i)):
+            kinds.setdefault("self", []).append(i)
+        elif general is not None and _menu_statement(s, lex):
+            kinds.setdefault("general", []).append(i)
+        else:
+            kinds.setdefault("undecided", []).append(i)
+    visit = any(_consumes(s, lex) for s in r.s)
+    order = ("self", "reported") if visit else ("self", "reported", "general")
+    for kind in order:
+        v = f.value(kind)  # type: ignore[arg-type]
+        hits = kinds.get(kind)
+        if v is not None and hits:
+            return Fire(v, len(hits), tuple(hits), hits[0], _VOICE[kind])
+    v = f.value("self")
+    rest = kinds.get("undecided")
+    if visit and v is not None and rest:  # a kind of the subject in a review narrating the speaker's own meal
+        return Fire(v, len(rest), tuple(rest), rest[0], _VOICE["self"])
+    return None  # abstain: the review does not say whose experience it is
 
 
-def _perspective_kind(m: _Matcher, i: int) -> Perspective:
-    s = m.s[i]
-    if s.reported or (s.third_party and not s.first_person):
-        return "reported"
-    if i > 0 and m.s[i - 1].reported and not s.first_person:
-        return "reported"
-    if i + 1 < m.n and m.s[i + 1].reported and not s.subject_first_person:
-        return "reported"  # "My coworker ended up at the hospital. Apparently the brownie wasn't nut-free."
-    return "self"  # reviews narrate the reviewer's own visit unless a report or a third party says otherwise
-
-
-def _fire_perspective(f: FieldRule, rules: Rules, all_fires: dict[str, list[_Fire]], m: _Matcher) -> _Fire | None:
-    own = _alt_words(f.topic)
+def _related_events(f: FieldRule, rules: Rules, fires: dict[str, Fire | None], lex: Lexicon) -> set[int]:
+    """Sentences where a content field about the same events fired: their topics share a word or a synonym
+    ("No *incident* mentioned" ~ "No allergic *reaction* described")."""
+    own = {w for c in f.topic for w in c.words}
+    for c in f.topic:
+        own.update(w for syn in lex.expansions(c.concept) for w in syn.lower().split())
     events: set[int] = set()
     for g in rules.fields:
-        if g is f or g.is_perspective:
+        fire = fires.get(g.name)
+        if g is f or g.kind != "content" or fire is None:
             continue
-        if own and not own & _alt_words(g.topic):
-            continue
-        for fire in all_fires.get(g.name, []):
+        if own & {w for c in g.topic for w in c.words}:
             events.update(fire.sentences)
-    if f.topic:
-        events.update(i for i in range(m.n) if m.domain_at[i] and m.near(f.topic, i, 0, realis=True))
+    return events
+
+
+def _fire_perspective(f: FieldRule, rules: Rules, fires: dict[str, Fire | None], r: _Review, lex: Lexicon) -> Fire | None:
+    subject = next((g for g in rules.fields if g.kind == "subject"), None)
+    if subject is not None:
+        sf = fires.get(subject.name)
+        events = set(sf.sentences) if sf is not None else set()
+    else:
+        events = _related_events(f, rules, fires, lex)
     if events:
-        kinds = {i: _perspective_kind(m, i) for i in sorted(events)}
-        for kind in _EVENT_KINDS:
-            v = f.value(kind)
-            hits = tuple(i for i, k in kinds.items() if k == kind)
-            if v is not None and hits:
-                return _Fire(v, len(hits), hits, hits[0])
-        return None
+        return _classify_events(f, sorted(events), r, lex)
     v = f.value("irrealis")
-    if v is None:
+    if v is None or subject is not None:
         return None
-    concern = tuple(c for cl in v.clauses for c in cl.concepts) + ((v.name_concept,) if v.name_concept else ())
-    hits = tuple(
-        i for i in range(m.n) if m.s[i].speaker_attitude and any(m.at(c, i) for c in concern) and m.domain_near(i, 1)
+    concern = tuple(c for a in v.alternatives for cl in a.clauses for c in cl) + v.examples
+    for i in range(r.n):
+        s = r.s[i]
+        if not r.domain_at[i] or not (s.first_person or s.addressed or s.reported):
+            continue
+        c = next((c for c in concern if r.find(c, i) is not None), None)
+        if c is not None:
+            return Fire(v, 1, (i,), i, c)
+    for i in range(r.n):  # the speaker has the condition ("I have a nut allergy", "I'm allergic") and nothing happened
+        if r.domain_at[i] and not r.s[i].question and _states_condition(r, i):
+            return Fire(v, 1, (i,), i, _VOICE["condition"])
+    return None
+
+
+def _states_condition(r: _Review, i: int) -> bool:
+    """"I have / I'm / as someone with" right before a mention of the domain, outside irrealis clauses."""
+    s = r.s[i]
+    if not s.subject_first_person:
+        return False
+    starts = [p for p in r.mention_starts(i) if not s.words[p].irrealis and not s.words[p].negated]
+    return any(
+        (t.lower in _COPULA or t.lower in _HAVE) and any(p < q <= p + 3 for q in starts) for p, t in enumerate(s.words)
     )
-    if v.absent and m.anywhere(v.absent, realis=True):
-        return None
-    return _Fire(v, len(hits), hits, hits[0]) if hits else None
 
 
 def label_review(rules: Rules, review: ReviewInput) -> ExtractionResult:
-    """Label one review with every field of ``rules`` (pure and deterministic)."""
+    """Label one review with every field of ``rules`` (pure and deterministic); each non-null value's evidence names
+    the cue that fired and where the cue came from."""
+    lex = rules.lexicon or load_lexicon()
     text = review.text[:MAX_TEXT_CHARS]
-    m = _Matcher(split_sentences(text), rules.domain)
-    all_fires: dict[str, list[_Fire]] = {}
+    r = _Review(split_sentences(text), rules)
+    fires: dict[str, Fire | None] = {}
     for f in rules.fields:
-        if not f.is_perspective:
-            all_fires[f.name] = [fi for v in f.values if (fi := _fire_content(f, v, m)) is not None]
-    for f in rules.fields:  # second pass: a clause may be evidenced by what another field found
-        if f.is_perspective:
-            continue
-        related = _related(f, rules, all_fires)
-        if related:
-            all_fires[f.name] = [fi for v in f.values if (fi := _fire_content(f, v, m, related)) is not None]
+        if f.kind == "subject":
+            fires[f.name] = _fire_subject(f, r)
+    for f in rules.fields:
+        if f.kind == "content":
+            cands = [fi for v in f.values if (fi := _fire_content(f, v, r)) is not None]
+            fires[f.name] = max(cands, key=lambda fi: (fi.score, fi.value.index), default=None)
+    for f in rules.fields:
+        if f.kind == "perspective":
+            fires[f.name] = _fire_perspective(f, rules, fires, r, lex)
     values: dict[str, str] = {}
     evidence: dict[str, Evidence] = {}
     for f in rules.fields:
-        if f.is_perspective:
-            chosen = _fire_perspective(f, rules, all_fires, m)
-            if chosen is None:  # values of a perspective field without a perspective kind match by content
-                plain = [v for v in f.values if not v.perspective]
-                chosen = _choose([fi for v in plain if (fi := _fire_content(f, v, m)) is not None])
-        else:
-            chosen = _choose(all_fires[f.name])
-        if chosen is not None:
-            values[f.name] = chosen.value.name
-            s = m.s[chosen.best]
-            evidence[f.name] = Evidence(quote=text[s.start : s.end], verified=True)
+        fire = fires.get(f.name)
+        if fire is not None:
+            values[f.name] = fire.value.name
+            s = r.s[fire.best]
+            cue = f"{fire.cue.label()} ({fire.cue.source})"
+            evidence[f.name] = Evidence(quote=text[s.start : s.end], verified=True, cue=cue)
         elif f.null is not None:
             values[f.name] = f.null
         else:
-            return ExtractionResult(
-                review.business_id,
-                review.review_id,
-                "invalid",
-                error=f"field {f.name!r}: no cue fired and no value means 'none'; the offline extractor cannot choose",
-            )
+            err = f"field {f.name!r}: no cue fired and no value means 'none'; the offline extractor cannot choose"
+            return ExtractionResult(review.business_id, review.review_id, "invalid", error=err)
     return ExtractionResult(review.business_id, review.review_id, "ok", values, evidence)
 
 
@@ -236,6 +349,7 @@ class OfflineExtractor:
     """Deterministic rule-based extractor built from the seed's field descriptions alone (no network, no model)."""
 
     name = "offline"
+    version = VERSION
 
     def __init__(self) -> None:
         self.stats = ExtractionStats()
@@ -252,7 +366,7 @@ class OfflineExtractor:
 
     def extract(self, fields: Sequence[FieldSpec], reviews: Sequence[ReviewInput]) -> list[ExtractionResult]:
         rules = self.rules_for(fields)
-        out = [label_review(rules, r) for r in reviews]
+        out = [label_review(rules, rv) for rv in reviews]
         self.stats.reviews += len(out)
         return out
 

@@ -18,20 +18,18 @@ from typing import Any
 
 from dinecheck.extract.base import FieldSpec, ReviewInput
 
-PROMPT_VERSION = "extract-v1"
+PROMPT_VERSION = "extract-v2"
 
 #: The review metadata shown to the model (only these keys, only scalar values). Kept fixed so that every caller (``seed
 #: run``, ``seed extract``) builds the same prompt — and hits the same cache entries — for the same review.
 PROMPT_META_KEYS: tuple[str, ...] = ("stars", "date")
 
-#: Value name that needs no evidence quote (a field's "nothing here" value).
-NONE_VALUE = "none"
-
 _SYSTEM = (
     "You label restaurant reviews. For every review you are given, choose exactly one value for every field, "
     "using only the allowed values and their meanings. Base every choice on what the review itself says. "
-    "For each field whose value is not \"none\", copy a short verbatim quote (at most 25 words) from the review text "
-    "that supports the value into \"evidence\"; use an empty string for fields whose value is \"none\". "
+    "For each field whose value is not its \"nothing here\" value (marked below), copy a short verbatim quote (at most "
+    "25 words) from the review text that supports the value into \"evidence\"; use an empty string for fields whose "
+    "value is the \"nothing here\" one. "
     "Answer with one JSON object and nothing else."
 )
 
@@ -73,7 +71,11 @@ def describe_fields(fields: Sequence[FieldSpec]) -> str:
     blocks = []
     for f in fields:
         lines = [f"Field \"{f.name}\" — allowed values:"]
-        lines += [f"  - \"{value}\": {desc}" for value, desc in f.values.items()]
+        null = f.null_value
+        lines += [
+            f"  - \"{value}\": {desc}" + (" [the \"nothing here\" value]" if value == null else "")
+            for value, desc in f.values.items()
+        ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 

@@ -1,9 +1,11 @@
 """The replay extractor: recorded labels from a JSONL file keyed by ``review_id``.
 
-Each line is ``{"review_id": …, "business_id"?: …, "extraction": {FIELD: value, …}}``. A malformed file (bad JSON, a
-line without ``review_id`` or ``extraction``, a duplicate ``review_id``) raises :class:`~dinecheck.errors.DataError`
-naming file and line. A review with no record gets a result with status ``error``; a record that lacks a requested
-field or holds an undeclared value gets status ``invalid``. Nothing is ever defaulted.
+Each line is ``{"review_id": …, "business_id"?: …, "extraction": {FIELD: value, …}, "status"?: …, "error"?: …}`` —
+exactly what ``seed extract --json`` prints, so its output replays as is. A malformed file (bad JSON, a line without
+``review_id`` or ``extraction``, a duplicate ``review_id``) raises :class:`~dinecheck.errors.DataError` naming file and
+line. A review with no record gets a result with status ``error``; a record whose ``status`` is ``invalid`` or
+``error`` replays that status and its error; a record that lacks a requested field or holds an undeclared value gets
+status ``invalid``. Nothing is ever defaulted.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from dinecheck.dataset.loader import iter_jsonl
 from dinecheck.errors import DataError
-from dinecheck.extract.base import ExtractionResult, ExtractionStats, FieldSpec, ReviewInput
+from dinecheck.extract.base import ExtractionResult, ExtractionStats, FieldSpec, ReviewInput, Status
 
 MAX_RECORDS = 5_000_000
 
@@ -28,6 +30,7 @@ class ReplayExtractor:
         self.path = Path(path)
         self.stats = ExtractionStats()
         self.records: dict[str, dict[str, Any]] = {}
+        self.failed: dict[str, tuple[Status, str]] = {}  # review_id → the recorded non-ok status and error
         first_line: dict[str, int] = {}
         for lineno, obj in iter_jsonl(self.path):
             if isinstance(obj, DataError):
@@ -43,6 +46,11 @@ class ReplayExtractor:
                 raise DataError(f"duplicate review_id {rid!r} (first at line {first_line[rid]})", loc)
             if len(self.records) >= MAX_RECORDS:
                 raise DataError(f"more than {MAX_RECORDS} records", loc)
+            status = obj.get("status", "ok")
+            if status not in ("ok", "invalid", "error"):
+                raise DataError(f"'status' must be 'ok', 'invalid' or 'error', not {status!r}", loc)
+            if status != "ok":
+                self.failed[rid] = (status, str(obj.get("error") or f"recorded status {status!r}"))
             self.records[rid] = ext
             first_line[rid] = lineno
 
@@ -50,6 +58,10 @@ class ReplayExtractor:
         out: list[ExtractionResult] = []
         for rv in reviews:
             rec = self.records.get(rv.review_id)
+            failed = self.failed.get(rv.review_id)
+            if failed is not None:
+                out.append(ExtractionResult(rv.business_id, rv.review_id, failed[0], error=failed[1]))
+                continue
             if rec is None:
                 out.append(
                     ExtractionResult(rv.business_id, rv.review_id, "error", error=f"no recorded extraction in {self.path.name}")

@@ -1,6 +1,6 @@
 """The Formula Seed executor: compile a seed once, then run it per restaurant (filter → extract → compute → output).
 
-:func:`compile_seed` checks the seed (raising :class:`~dinecheck.errors.SeedError` with every problem), parses every
+:func:`build_seed` checks the seed (raising :class:`~dinecheck.errors.SeedError` with every problem), parses every
 expression once and builds one function per step. :meth:`CompiledSeed.run` / :meth:`CompiledSeed.run_many` filter a
 restaurant's reviews by keyword, label them through any :class:`~dinecheck.extract.base.Extractor` and compute;
 :meth:`CompiledSeed.evaluate` is the compute stage alone (``seed eval``).
@@ -341,8 +341,9 @@ def derive_year(meta: dict[str, Any]) -> dict[str, Any]:
     return meta
 
 
-def compile_seed(seed: Seed | dict[str, Any]) -> CompiledSeed:
-    """Check and compile a seed (a model or its raw JSON); raises SeedError listing every problem."""
+def build_seed(seed: Seed | dict[str, Any]) -> CompiledSeed:
+    """Check a seed (a model or its raw JSON) and build the executable :class:`CompiledSeed`; raises SeedError listing
+    every problem. (Phase 1 — writing a seed from a task — is :func:`dinecheck.compile.compile_task`.)"""
     raw = seed.model_dump(mode="json", by_alias=True, exclude_unset=True) if isinstance(seed, Seed) else seed
     result = check_seed(raw)
     if result.seed is None:

@@ -72,7 +72,8 @@ def test_run_replay_reproduces_expected_json(cli, g1a) -> None:
     expected = [json.loads(line) for line in (g1a / "expected_g1a_v2_k25.jsonl").open()]
     assert len(got) == len(expected) == 100
     for g, e in zip(got, expected, strict=True):
-        assert list(g) == ["business_id", "name", "n_filtered", "status", "outputs"]
+        assert list(g) == ["business_id", "name", "n_filtered", "status", "outputs", "extractor"]
+        assert g["extractor"]["kind"] == "replay" and g["extractor"]["version"].startswith("recorded_extractions.jsonl@")
         assert (g["business_id"], g["name"], g["n_filtered"], g["status"]) == (e["business_id"], e["name"], e["n_filtered"], "complete")
         _same(g["outputs"], e["outputs"])
     assert r.err == f"warning: {g1a / 'g1a_v2_seed.json'}: /compute/16: step 'N_OLD' is computed but no output depends on it\n"
@@ -115,7 +116,8 @@ def test_run_with_trace_streams_each_restaurant_before_computing_the_next(cli, g
     assert r.code in (0, 1), r
     n = len(printed_before)
     assert n > 3
-    assert printed_before[0] == 0 and printed_before[-1] > 0  # the last one is computed after the first was printed
+    header = 0 if as_json else 1  # the table output names the extractor first
+    assert printed_before[0] == header and printed_before[-1] > header  # the last is computed after the first printed
     assert printed_before == sorted(printed_before)
     if as_json:
         assert all(i - 3 <= k <= i for i, k in enumerate(printed_before))  # never more than a chunk behind
@@ -149,10 +151,10 @@ def test_run_errors_are_one_line_exit_2(cli, g1a) -> None:
 def _eval_input(g1a: Path, tmp_path: Path) -> Path:
     """Build a ``seed eval`` input from the shared data (filtered reviews + recorded labels)."""
     from dinecheck.dataset import load_dataset
-    from dinecheck.formula import compile_seed, load_seed
+    from dinecheck.formula import build_seed, load_seed
 
     ds, _ = load_dataset(g1a)
-    compiled = compile_seed(load_seed(g1a / "g1a_v2_seed.json"))
+    compiled = build_seed(load_seed(g1a / "g1a_v2_seed.json"))
     labels = {json.loads(line)["review_id"]: json.loads(line)["extraction"] for line in (g1a / "recorded_extractions.jsonl").open()}
     path = tmp_path / "extracted.jsonl"
     with path.open("w") as fh:

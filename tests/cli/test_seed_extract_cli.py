@@ -14,7 +14,10 @@ _spec.loader.exec_module(fake_llm)
 
 pytestmark = pytest.mark.shared_data
 
-SUMMARY_KEYS = ["reviews", "calls", "cache_hits", "retries", "tokens_in", "tokens_out", "cost", "statuses", "budget_exceeded"]
+SUMMARY_KEYS = [
+    "reviews", "calls", "cache_hits", "retries", "tokens_in", "tokens_out", "cost", "statuses", "budget_exceeded", "extractor",
+]  # fmt: skip
+LLM_INFO = {"kind": "llm", "model": "fake", "version": "extract-v2"}
 
 
 @pytest.fixture(scope="module")
@@ -45,30 +48,39 @@ def llm_args(fake, tmp_path, *extra):
     return ("--extractor", "llm", "--base-url", fake.base_url, "--model", "fake", "--cache", tmp_path / "c.sqlite", *extra)
 
 
-def parse(out: str) -> tuple[list[dict], dict]:
-    lines = [json.loads(x) for x in out.splitlines()]
-    assert list(lines[-1]) == ["summary"]
-    return lines[:-1], lines[-1]["summary"]
+def parse(r) -> tuple[list[dict], dict]:
+    """Label lines from stdout (nothing else is there) and the summary from stderr."""
+    lines = [json.loads(x) for x in r.out.splitlines()]
+    assert all("review_id" in x for x in lines)
+    (summary,) = [json.loads(x) for x in r.err.splitlines() if x.startswith('{"summary"')]
+    assert list(summary) == ["summary"]
+    return lines, summary["summary"]
+
+
+def without_extractor(out: str) -> list[dict]:
+    return [{k: v for k, v in json.loads(x).items() if k != "extractor"} for x in out.splitlines()]
 
 
 def test_json_lines_match_recorded_labels_then_a_summary(cli, g1a, fake, tmp_path, recorded):
     r = extract(cli, g1a, "--json", *llm_args(fake, tmp_path, "--batch-size", "5"))
     assert r.code == 0, r
-    lines, summary = parse(r.out)
+    lines, summary = parse(r)
     assert len(lines) == 253
     assert list(summary) == SUMMARY_KEYS
     assert summary["reviews"] == 253 and summary["calls"] == 51 and summary["cache_hits"] == 0
     assert summary["statuses"] == {"ok": 253} and summary["budget_exceeded"] is None
     for line in lines:
-        assert list(line) == ["business_id", "review_id", "status", "extraction", "evidence"]
+        assert list(line) == ["business_id", "review_id", "status", "extraction", "evidence", "extractor"]
+        assert line["extractor"] == LLM_INFO
         assert line["status"] == "ok" and line["extraction"] == recorded[line["review_id"]]
         assert set(line["evidence"]) == {k for k, v in line["extraction"].items() if v != "none"}
         for ev in line["evidence"].values():
             assert list(ev) == ["quote", "verified"] and ev["verified"] is True
     assert r.err.startswith("warning: ")  # the g1a seed's unused step; no progress bar with a non-terminal stderr
+    assert summary["extractor"] == LLM_INFO
 
     again = extract(cli, g1a, "--json", *llm_args(fake, tmp_path))
-    lines2, summary2 = parse(again.out)
+    lines2, summary2 = parse(again)
     assert lines2 == lines
     assert summary2["calls"] == 0 and summary2["cache_hits"] == 253 and summary2["tokens_in"] == 0
 
@@ -90,7 +102,8 @@ def test_seed_run_with_llm_equals_seed_run_with_replay_despite_faults(cli, g1a, 
     llm = cli("seed", "run", g1a / "g1a_v2_seed.json", "--data", g1a, "--json", "--config", config,
               *llm_args(fake, tmp_path, "--batch-size", "3", "--concurrency", "4"))
     assert llm.code == 0, llm
-    assert [json.loads(x) for x in llm.out.splitlines()] == [json.loads(x) for x in replay.out.splitlines()]
+    assert without_extractor(llm.out) == without_extractor(replay.out)
+    assert json.loads(llm.out.splitlines()[0])["extractor"] == LLM_INFO
     assert len(llm.out.splitlines()) == 100
     applied = fake.stats()["faults_applied"]
     assert set(applied) == {"429", "500", "drop", "malformed", "out_of_enum", "partial"}
@@ -101,12 +114,13 @@ def test_invalid_answers_surface_as_invalid_with_the_reason(cli, g1a, fake, tmp_
     fake.control(faults=[{"kind": "out_of_enum", "review_id": target, "times": 2, "repairs": True}])
     r = extract(cli, g1a, "--json", *llm_args(fake, tmp_path))
     assert r.code == 1  # any invalid review: exit 1 (the output is still complete)
-    lines, summary = parse(r.out)
+    lines, summary = parse(r)
     bad = [x for x in lines if x["review_id"] == target]
     assert bad == [{
         "business_id": bad[0]["business_id"], "review_id": target, "status": "invalid", "extraction": {}, "evidence": {},
         "error": "after one repair: field 'incident_severity' has \"not_a_declared_value\", which is not one of "
                  "'none', 'mild', 'moderate', 'severe'",
+        "extractor": LLM_INFO,
     }]
     assert summary["statuses"] == {"ok": 252, "invalid": 1}
     # seed run marks the restaurant incomplete (its exit code 1) instead of counting a default
@@ -125,7 +139,7 @@ def test_max_cost_stops_cleanly_with_exit_1(cli, g1a, fake, tmp_path):
     r = extract(cli, g1a, "--json", "--config", config, "--max-cost", "3", "--concurrency", "1",
                 *llm_args(fake, tmp_path))
     assert r.code == 1
-    lines, summary = parse(r.out)
+    lines, summary = parse(r)
     assert len(lines) == 253
     n_ok = summary["statuses"]["ok"]
     assert 1 <= n_ok < 253 and summary["statuses"]["error"] == 253 - n_ok
@@ -139,18 +153,19 @@ def test_human_output(cli, g1a, fake, tmp_path):
     r = extract(cli, g1a, *llm_args(fake, tmp_path, "--restaurant", "e2l19ABu1xIn9hnvWukJ3Q"))
     assert r.code == 0
     assert r.out.splitlines() == [
+        "extractor: llm fake (extract-v2)",
         "e2l19ABu1xIn9hnvWukJ3Q ntIi0GZeAIm94ZJV0uB3ag ok      incident_severity=none account_type=none safety_interaction=none",
         "e2l19ABu1xIn9hnvWukJ3Q OfCRyOAV6jmlxYurIhElMA ok      incident_severity=none account_type=none safety_interaction=none",
-        r.out.splitlines()[2],
+        r.out.splitlines()[3],
     ]
-    assert r.out.splitlines()[2].startswith("2 reviews · 2 calls · 0 cache hits · 0 retries · tokens ")
-    assert r.out.splitlines()[2].endswith(" · ok 2")
+    assert r.out.splitlines()[3].startswith("2 reviews · 2 calls · 0 cache hits · 0 retries · tokens ")
+    assert r.out.splitlines()[3].endswith(" · ok 2")
 
 
 def test_replay_extractor_through_seed_extract(cli, g1a, recorded):
     r = extract(cli, g1a, "--json", "--extractor", f"replay:{g1a / 'recorded_extractions.jsonl'}")
     assert r.code == 0, r
-    lines, summary = parse(r.out)
+    lines, summary = parse(r)
     assert {x["review_id"]: x["extraction"] for x in lines} == {x["review_id"]: recorded[x["review_id"]] for x in lines}
     assert summary["calls"] == 0 and summary["reviews"] == 253
 
@@ -163,7 +178,7 @@ def test_exit_1_when_any_review_is_error(cli, g1a, tmp_path, as_json):
     r = extract(cli, g1a, *(["--json"] if as_json else []), "--extractor", f"replay:{empty}")
     assert r.code == 1, r
     if as_json:
-        lines, summary = parse(r.out)
+        lines, summary = parse(r)
         assert summary["statuses"] == {"error": 253} and summary["budget_exceeded"] is None
     # one missing record is enough
     first = json.loads(recorded_lines[0])["review_id"]
@@ -171,7 +186,7 @@ def test_exit_1_when_any_review_is_error(cli, g1a, tmp_path, as_json):
     partial.write_text("\n".join(x for x in recorded_lines if json.loads(x)["review_id"] != first) + "\n")
     r = extract(cli, g1a, "--json", "--extractor", f"replay:{partial}")
     assert r.code == 1
-    assert parse(r.out)[1]["statuses"] == {"ok": 252, "error": 1}
+    assert parse(r)[1]["statuses"] == {"ok": 252, "error": 1}
 
 
 @pytest.mark.parametrize(
@@ -205,3 +220,96 @@ def test_seed_run_reuses_the_cache_filled_by_seed_extract(cli, g1a, fake, tmp_pa
     run = cli("seed", "run", g1a / "g1a_v2_seed.json", "--data", g1a, "--json", *llm_args(fake, tmp_path))
     assert run.code == 0, run
     assert fake.stats()["requests"] == asked  # zero calls: same prompt inputs, same cache keys
+
+
+OFFLINE_INFO = {"kind": "offline", "model": None, "version": "2"}
+
+
+def test_extract_output_replays_as_is_in_run_and_eval(cli, g1a, tmp_path):
+    seed = g1a / "g1a_v2_seed.json"
+    r = extract(cli, g1a, "--json", "--extractor", "offline")
+    assert r.code == 0, r
+    lines, summary = parse(r)
+    assert summary["extractor"] == OFFLINE_INFO and all(x["extractor"] == OFFLINE_INFO for x in lines)
+    for x in lines:
+        for ev in x["evidence"].values():
+            assert list(ev) == ["quote", "verified", "cue"] and ev["cue"]
+    labels = tmp_path / "l.jsonl"
+    labels.write_text(r.out, encoding="utf-8")
+    direct = cli("seed", "run", seed, "--data", g1a, "--json", "--extractor", "offline")
+    replayed = cli("seed", "run", seed, "--data", g1a, "--json", "--extractor", f"replay:{labels}")
+    evaluated = cli("seed", "eval", seed, "--extracted", labels, "--data", g1a, "--json")
+    assert direct.code == replayed.code == evaluated.code == 0
+    assert without_extractor(direct.out) == without_extractor(replayed.out) == without_extractor(evaluated.out)
+    assert len(direct.out.splitlines()) == 100
+    assert json.loads(replayed.out.splitlines()[0])["extractor"]["version"].startswith("l.jsonl@")
+
+
+def test_replay_keeps_a_recorded_failure(cli, g1a, tmp_path):
+    labels = tmp_path / "l.jsonl"
+    labels.write_text(
+        json.dumps({"review_id": "ntIi0GZeAIm94ZJV0uB3ag", "status": "error", "extraction": {}, "error": "budget: spent"})
+        + "\n",
+        encoding="utf-8",
+    )
+    r = extract(cli, g1a, "--json", "--extractor", f"replay:{labels}", "--restaurant", "e2l19ABu1xIn9hnvWukJ3Q")
+    lines, _ = parse(r)
+    assert [(x["status"], x["error"]) for x in lines] == [
+        ("error", "budget: spent"), ("error", "no recorded extraction in l.jsonl"),
+    ]  # fmt: skip
+
+
+def test_seed_score_compares_two_label_files(cli, g1a, tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text(
+        '{"review_id": "1", "extraction": {"incident_severity": "mild"}}\n'
+        '{"review_id": "2", "extraction": {"incident_severity": "none"}}\n', encoding="utf-8"
+    )  # fmt: skip
+    b.write_text(
+        '{"review_id": "1", "extraction": {"incident_severity": "mild"}}\n'
+        '{"review_id": "2", "extraction": {"incident_severity": "mild"}}\n', encoding="utf-8"
+    )  # fmt: skip
+    r = cli("seed", "score", "--labels", a, "--reference", b, "--seed", g1a / "g1a_v2_seed.json", "--json")
+    assert r.code == 0, r
+    out = json.loads(r.out)
+    f = out["fields"]["incident_severity"]
+    assert (out["compared"], f["accuracy"], f["false_non_null"]) == (2, 0.5, 0)
+    assert f["values"]["mild"] == {"labelled": 1, "reference": 2, "agree": 1, "precision": 1.0, "recall": 0.5, "f1": 0.6667}
+    assert f["confusion"] == {"mild": {"mild": 1, "none": 1}}
+    text = cli("seed", "score", "--labels", a, "--reference", b)
+    assert text.code == 0 and text.out.startswith("compared 2 reviews")
+    empty = tmp_path / "e.jsonl"
+    empty.write_text("", encoding="utf-8")
+    bad = cli("seed", "score", "--labels", empty, "--reference", b)
+    assert bad.code == 2 and bad.err == f"error: {empty}, {b}: no review is labelled in both files\n"
+
+
+def test_compile_print_prompt_needs_no_model(cli, tmp_path):
+    task = tmp_path / "task.md"
+    task.write_text("Rate how kid-friendly each restaurant is.", encoding="utf-8")
+    r = cli("seed", "compile", task, "--print-prompt")
+    assert r.code == 0, r
+    messages = json.loads(r.out)
+    assert [m["role"] for m in messages] == ["system", "user"]
+    assert messages[1]["content"] == "Task:\nRate how kid-friendly each restaurant is."
+    missing = cli("seed", "compile", task)
+    assert missing.code == 2 and missing.err == "error: seed compile: --out is required (or use --print-prompt)\n"
+
+
+def test_table_output_names_the_extractor(cli, g1a):
+    r = cli("seed", "run", g1a / "g1a_v2_seed.json", "--data", g1a, "--extractor", "offline",
+            "--restaurant", "e2l19ABu1xIn9hnvWukJ3Q")  # fmt: skip
+    assert r.code == 0 and r.out.splitlines()[0] == "extractor: offline v2"
+
+
+def test_unreachable_endpoint_fails_once_after_a_bounded_wait(cli, g1a, tmp_path):
+    import time
+
+    t0 = time.monotonic()
+    r = extract(cli, g1a, "--json", "--extractor", "llm", "--base-url", "http://127.0.0.1:9/v1", "--model", "m",
+                "--no-cache")  # fmt: skip
+    assert time.monotonic() - t0 < 60
+    assert r.code == 2 and r.out == ""
+    last = r.err.splitlines()[-1]
+    assert last.startswith("error: http://127.0.0.1:9/v1/chat/completions: cannot reach the endpoint: 3 attempts in ")
+    assert last.endswith("is the server running and is the base URL right?")

@@ -344,7 +344,7 @@ def test_exhausted_retries_give_status_error_for_that_call_only(fake, fields, re
     assert ex.stats.calls == 5 and ex.stats.retries == 2
 
 
-def test_connection_refused_is_an_error_status(fields, reviews, tmp_path):
+def test_connection_refused_stops_the_run_with_one_clear_error(fields, reviews, tmp_path):
     import socket
 
     with socket.socket() as s:
@@ -352,9 +352,11 @@ def test_connection_refused_is_an_error_status(fields, reviews, tmp_path):
         port = s.getsockname()[1]
     cfg = LLMConfig(base_url=f"http://127.0.0.1:{port}/v1", model="m", use_cache=False, max_retries=1,
                     backoff_base=0.01, backoff_max=0.02)
-    ex, res = run(cfg, fields, reviews[:2])
-    assert [r.status for r in res] == ["error", "error"]
-    assert res[0].error.startswith("gave up after 2 attempts; last: connection failed (ConnectError")
+    with pytest.raises(ExtractionError) as ei:  # every review would fail the same way: stop once, say where and why
+        run(cfg, fields, reviews[:2])
+    assert ei.value.location == f"http://127.0.0.1:{port}/v1/chat/completions"
+    assert ei.value.reason.startswith("cannot reach the endpoint: 2 attempts in ")
+    assert "connection failed (" in ei.value.reason
 
 
 def test_wrong_base_url_is_a_clear_fatal_error(fake, fields, reviews):

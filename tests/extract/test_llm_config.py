@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from dinecheck.cli.extractor_options import resolve_extractor
 from dinecheck.errors import ConfigError
 from dinecheck.extract.chat import Price, parse_retry_after, resolve_config
-from dinecheck.extract.factory import ExtractorOptions, default_extractor_name, make_extractor
+from dinecheck.extract.factory import ExtractorOptions, extractor_info, make_extractor
 
 
 @pytest.fixture(autouse=True)
@@ -65,7 +66,7 @@ def test_the_default_config_file_is_read_when_present(tmp_path):
     p.parent.mkdir(parents=True)
     p.write_text(FILE, encoding="utf-8")
     assert resolve_config(ExtractorOptions(), environ={}).model == "file-model"
-    assert default_extractor_name() == "llm"
+    assert resolve_extractor(None, ExtractorOptions()) == "llm"
 
 
 def test_no_model_configured_says_how_to_configure_one():
@@ -110,19 +111,24 @@ def test_missing_config_file(tmp_path):
         resolve_config(ExtractorOptions(config_file=tmp_path / "nope.toml"), environ={})
 
 
-def test_factory_builds_llm_and_picks_default(monkeypatch, tmp_path):
-    assert default_extractor_name() == "offline"
-    assert default_extractor_name(ExtractorOptions(base_url="http://127.0.0.1:1/v1")) == "llm"
+def test_factory_takes_an_explicit_spec_and_the_cli_picks_the_default(monkeypatch, tmp_path):
+    assert resolve_extractor(None, ExtractorOptions()) == "offline"
+    assert resolve_extractor("replay:x.jsonl", ExtractorOptions()) == "replay:x.jsonl"
+    assert resolve_extractor(None, ExtractorOptions(base_url="http://127.0.0.1:1/v1")) == "llm"
     monkeypatch.setenv("DINECHECK_LLM_BASE_URL", "http://127.0.0.1:1/v1")
     monkeypatch.setenv("DINECHECK_LLM_MODEL", "m")
-    assert default_extractor_name() == "llm"
-    ex = make_extractor(None, ExtractorOptions(cache_path=tmp_path / "c.sqlite"))
+    assert resolve_extractor(None, ExtractorOptions()) == "llm"
+    ex = make_extractor("llm", ExtractorOptions(cache_path=tmp_path / "c.sqlite"))
     try:
         assert ex.name == "llm" and ex.config.model == "m" and ex.cache is not None
+        assert extractor_info(ex) == {"kind": "llm", "model": "m", "version": "extract-v2"}
     finally:
         ex.close()
+    assert extractor_info(make_extractor("offline")) == {"kind": "offline", "model": None, "version": "2"}
     with pytest.raises(ConfigError, match="unknown extractor 'gpt'"):
         make_extractor("gpt")
+    with pytest.raises(ConfigError, match="no extractor named"):
+        make_extractor(None)  # type: ignore[arg-type]  # the environment default belongs to the CLI
 
 
 def test_parse_retry_after():

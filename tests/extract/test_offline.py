@@ -1,4 +1,8 @@
-"""Tests of the offline extractor: protocol, determinism, evidence, seed-only genericity, cues, measured accuracy."""
+"""Tests of the offline extractor: protocol, determinism, evidence with its cue, and behaviour on language phenomena.
+
+Every sentence here was written for the test (none comes from a labelled set or a review); expected labels follow
+the seeds' value descriptions. No test pins a measured accuracy.
+"""
 
 from __future__ import annotations
 
@@ -15,18 +19,8 @@ from hypothesis import strategies as st
 from dinecheck.extract.base import Extractor, FieldSpec, ReviewInput
 from dinecheck.extract.factory import make_extractor
 from dinecheck.extract.offline import OfflineExtractor, label_review
-from dinecheck.extract.offline_cues import FIGURATIVE_STEM, MAX_TEXT_CHARS, split_sentences, stem, tokenize
-from dinecheck.extract.offline_rules import compile_rules, is_null_value
-from tests.conftest import shared_file
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-ITEMS = [json.loads(x) for x in (FIXTURES / "offline_labelled.jsonl").read_text(encoding="utf-8").splitlines()]
-FRESH = [json.loads(x) for x in (FIXTURES / "offline_fresh.jsonl").read_text(encoding="utf-8").splitlines()]
-FRESH2 = [json.loads(x) for x in (FIXTURES / "offline_fresh2.jsonl").read_text(encoding="utf-8").splitlines()]
-FRESH2_TUNED = FRESH2[0::2]  # odd lines: used for tuning
-FRESH2_HELD_OUT = FRESH2[1::2]  # even lines: never used for tuning
-TUNED = [it for i, it in enumerate(ITEMS, 1) if i % 4 != 0]
-HELD_OUT = [it for i, it in enumerate(ITEMS, 1) if i % 4 == 0]
+from dinecheck.extract.offline_rules import compile_rules
+from dinecheck.extract.offline_text import MAX_TEXT_CHARS
 
 G1A_FIELDS = [
     FieldSpec(name="incident_severity", values={
@@ -49,64 +43,80 @@ G1A_FIELDS = [
     }),
 ]  # fmt: skip
 
+DIET_FIELDS = [
+    FieldSpec(name="topic", values={
+        "none": "No dietary need is discussed (e.g. only a dish such as a veggie pizza or soy sauce is named)",
+        "plant_based": "The dietary need discussed is vegan, vegetarian or plant-based eating",
+        "gluten_free": "The dietary need discussed is gluten-free eating or celiac disease",
+        "dairy_free": "The dietary need discussed is dairy-free eating or lactose intolerance",
+        "allergy": "The dietary need discussed is a food allergy (e.g. nuts, shellfish)",
+    }),
+    FieldSpec(name="outcome", values={
+        "none": "No judgement of how the dietary need was served",
+        "good": "Served well: suitable options were available or praised, or staff were helpful",
+        "poor": "Served poorly: options were lacking or disappointing (e.g. 'no gluten free options')",
+        "incident": "Someone got sick from food that did not fit the dietary need",
+    }),
+    FieldSpec(name="whose", values={
+        "none": "No dietary need is discussed",
+        "firsthand": "The need concerns the reviewer or their own party (e.g. 'I am vegan', 'my celiac son')",
+        "secondhand": "Reported of other people (e.g. 'I heard', 'a friend told me')",
+        "general": "A general statement about the menu (e.g. 'lots of vegan options') with no specific experience",
+    }),
+]  # fmt: skip
 
-def _inputs(items: list[dict]) -> list[ReviewInput]:
-    return [ReviewInput("biz", it["review_id"], it["text"], {}) for it in items]
+
+def _one(fields: list[FieldSpec], text: str) -> dict[str, str]:
+    r = OfflineExtractor().extract(fields, [ReviewInput("b", "r", text)])[0]
+    assert r.ok, r.error
+    return r.values
 
 
-def _label(fields: list[FieldSpec], texts: list[str]) -> list[dict[str, str]]:
-    res = OfflineExtractor().extract(fields, [ReviewInput("b", f"r{i}", t) for i, t in enumerate(texts)])
-    assert all(r.ok for r in res)
-    return [r.values for r in res]
+def _labels(fields: list[FieldSpec], texts: list[str]) -> list[dict[str, str]]:
+    return [_one(fields, t) for t in texts]
 
 
-# --- protocol and basic guarantees ------------------------------------------------------------------------------
+# --- protocol and guarantees ------------------------------------------------------------------------------------
+
+TEXTS = [
+    "I have a peanut allergy and I broke out in hives after the satay.",
+    "Great tacos and friendly staff.",
+    "The waiter rolled his eyes when I mentioned my nut allergy.",
+]
 
 
-def test_protocol_and_factory() -> None:
+def test_protocol_factory_stats_and_order() -> None:
     ex = make_extractor("offline")
-    assert isinstance(ex, OfflineExtractor)
-    assert isinstance(ex, Extractor)
+    assert isinstance(ex, OfflineExtractor) and isinstance(ex, Extractor)
     assert ex.name == "offline"
-    res = ex.extract(G1A_FIELDS, _inputs(ITEMS[:5]))
-    assert [r.review_id for r in res] == [it["review_id"] for it in ITEMS[:5]]
+    reviews = [ReviewInput("biz", f"r{i}", t) for i, t in enumerate(TEXTS)]
+    res = ex.extract(G1A_FIELDS, reviews)
+    assert [r.review_id for r in res] == ["r0", "r1", "r2"]
     assert all(r.business_id == "biz" and r.status == "ok" and r.error is None for r in res)
     assert ex.stats.as_dict() == {
-        "reviews": 5, "calls": 0, "cache_hits": 0, "retries": 0, "tokens_in": 0, "tokens_out": 0, "cost": 0.0,
+        "reviews": 3, "calls": 0, "cache_hits": 0, "retries": 0, "tokens_in": 0, "tokens_out": 0, "cost": 0.0,
     }  # fmt: skip
-    ex.extract(G1A_FIELDS, _inputs(ITEMS[5:7]))
-    assert ex.stats.reviews == 7
     assert ex.extract(G1A_FIELDS, []) == []
     ex.close()
 
 
-def test_deterministic_across_instances_and_calls() -> None:
-    a = OfflineExtractor().extract(G1A_FIELDS, _inputs(ITEMS))
+def test_deterministic_across_instances_and_order() -> None:
+    reviews = [ReviewInput("b", f"r{i}", t) for i, t in enumerate(TEXTS)]
+    a = OfflineExtractor().extract(G1A_FIELDS, reviews)
     ex = OfflineExtractor()
-    b = ex.extract(G1A_FIELDS, _inputs(ITEMS))
-    c = ex.extract(G1A_FIELDS, list(reversed(_inputs(ITEMS))))
-    assert a == b
-    assert list(reversed(c)) == a
+    assert ex.extract(G1A_FIELDS, reviews) == a
+    assert list(reversed(ex.extract(G1A_FIELDS, list(reversed(reviews))))) == a
 
 
-def test_evidence_is_the_verbatim_firing_sentence() -> None:
-    for it, r in zip(ITEMS, OfflineExtractor().extract(G1A_FIELDS, _inputs(ITEMS)), strict=True):
-        assert set(r.values) == {f.name for f in G1A_FIELDS}
-        for f in G1A_FIELDS:
-            assert r.values[f.name] in f.values
-            if r.values[f.name] == "none":
-                assert f.name not in r.evidence
-            else:
-                ev = r.evidence[f.name]
-                assert ev.verified is True and ev.quote and ev.quote in it["text"]
-    r = OfflineExtractor().extract(G1A_FIELDS, _inputs([ITEMS[3]]))[0]  # lab04: EpiPen, ER, "nut-free" claim
-    assert r.values == {"incident_severity": "severe", "account_type": "firsthand", "safety_interaction": "betrayal"}
-    assert r.evidence["incident_severity"].quote == (
-        "Halfway through my throat started closing up and I had to use my EpiPen."
-    )
-    assert r.evidence["safety_interaction"].quote == (
-        "The server told me the curry was completely nut-free, so I ordered it."
-    )
+def test_every_non_null_label_carries_its_verbatim_sentence_and_cue() -> None:
+    text = "Lovely patio. I have a peanut allergy and I broke out in hives after the satay! We left early."
+    r = OfflineExtractor().extract(G1A_FIELDS, [ReviewInput("b", "r", text)])[0]
+    assert r.values == {"incident_severity": "moderate", "account_type": "firsthand", "safety_interaction": "none"}
+    assert set(r.evidence) == {"incident_severity", "account_type"}
+    ev = r.evidence["incident_severity"]
+    assert ev.quote == "I have a peanut allergy and I broke out in hives after the satay!" and ev.verified
+    assert ev.cue == "hive (example)"
+    assert r.evidence["account_type"].cue is not None and r.evidence["account_type"].cue.startswith("I (voice:")
 
 
 def test_field_without_null_value_is_invalid_not_defaulted() -> None:
@@ -114,113 +124,18 @@ def test_field_without_null_value_is_invalid_not_defaulted() -> None:
     res = OfflineExtractor().extract(fields, [ReviewInput("b", "r1", "The soup came with bread.")])
     assert res[0].status == "invalid" and res[0].values == {}
     assert res[0].error == "field 'mood': no cue fired and no value means 'none'; the offline extractor cannot choose"
-    ok = OfflineExtractor().extract(fields, [ReviewInput("b", "r2", "I was so angry about the wait.")])[0]
-    assert ok.status == "ok" and ok.values == {"mood": "angry"}
-
-
-# --- genericity: it works from the seed alone -------------------------------------------------------------------
-
-
-def test_renamed_fields_and_values_give_the_same_labels() -> None:
-    renames = [
-        ("sev", {"none": "nil", "mild": "low", "moderate": "mid", "severe": "high"}),
-        ("who", {"none": "nil", "firsthand": "me", "secondhand": "them", "hypothetical": "maybe"}),
-        ("staff_io", {"none": "nil", "positive": "good", "negative": "bad", "betrayal": "lied"}),
-    ]
-    renamed = [
-        FieldSpec(name=new, values={vmap[k]: d for k, d in f.values.items()})
-        for f, (new, vmap) in zip(G1A_FIELDS, renames, strict=True)
-    ]
-    orig = OfflineExtractor().extract(G1A_FIELDS, _inputs(ITEMS))
-    other = OfflineExtractor().extract(renamed, _inputs(ITEMS))
-    for a, b in zip(orig, other, strict=True):
-        mapped = {new: vmap[a.values[f.name]] for f, (new, vmap) in zip(G1A_FIELDS, renames, strict=True)}
-        assert b.values == mapped
-
-
-def test_null_value_found_by_negated_description() -> None:
-    fields = [FieldSpec(name="x", values={"nothing_here": "Not mentioned", "loud": "Too loud ('had to shout')"})]
-    assert compile_rules(fields).fields[0].null == "nothing_here"
-    assert is_null_value("absent", "whatever") and is_null_value("v", "No staff interaction")
-    assert not is_null_value("loud", "Too loud")
-
-
-NOISE = [FieldSpec(name="noise_level", values={
-    "none": "No noise mentioned",
-    "loud": "Too loud to talk ('could not hear', 'had to shout')",
-    "quiet": "Pleasantly quiet (calm, peaceful)",
-})]  # fmt: skip
-
-
-def test_noise_complaint_seed_gets_sensible_labels() -> None:
-    texts = [
-        "The music was so loud we had to shout across the table.",
-        "A calm, peaceful spot for a quiet dinner with great pasta.",
-        "Great tacos and friendly staff.",
-        "It was not loud at all, we could talk easily.",
-        "We could barely hear each other over the music.",
-        "If it gets loud, ask for the back room.",
-    ]
-    got = [v["noise_level"] for v in _label(NOISE, texts)]
-    assert got == ["loud", "quiet", "none", "none", "loud", "none"]
-
-
-def test_noise_seed_with_a_perspective_field() -> None:
-    fields = NOISE + [FieldSpec(name="source", values={
-        "none": "No noise complaint",
-        "own_visit": "Reviewer's own visit ('we could not hear each other')",
-        "hearsay": "Reported by others ('I heard it gets loud')",
-    })]  # fmt: skip
-    rules = compile_rules(fields)
-    assert rules.fields[1].is_perspective
-    assert [v.perspective for v in rules.fields[1].values] == ["self", "reported"]
-    got = _label(fields, [
-        "The music was so loud we had to shout across the table.",
-        "My coworker told me it gets really noisy on Fridays, so we went on a Tuesday.",
-        "Great tacos and friendly staff.",
-    ])  # fmt: skip
-    assert got == [
-        {"noise_level": "loud", "source": "own_visit"},
-        {"noise_level": "loud", "source": "hearsay"},
-        {"noise_level": "none", "source": "none"},
-    ]
-
-
-def test_service_and_price_seed_without_a_shared_domain() -> None:
-    fields = [
-        FieldSpec(name="service_speed", values={
-            "none": "Speed of service not mentioned",
-            "slow": "Long wait for food or table (waited 30+ minutes, slow service)",
-            "fast": "Quick service (food came out fast, prompt)",
-        }),
-        FieldSpec(name="value", values={
-            "none": "No mention of prices",
-            "overpriced": "Too expensive for what you get (pricey, rip-off)",
-            "good_value": "Fair or cheap prices (affordable, good deal)",
-        }),
-    ]  # fmt: skip
-    assert compile_rules(fields).domain == ()
-    got = _label(fields, [
-        "We waited almost an hour for our food and the service was painfully slow.",
-        "Food came out fast and the prices were very affordable.",
-        "The pasta was a total rip-off at 30 dollars, and we waited 45 minutes.",
-        "Lovely decor.",
-        "Service was not slow at all.",
-        "If the service were faster I would come back.",
-    ])  # fmt: skip
-    assert [(g["service_speed"], g["value"]) for g in got] == [
-        ("slow", "none"), ("fast", "good_value"), ("slow", "overpriced"), ("none", "none"), ("none", "none"),
-        ("none", "none"),
-    ]  # fmt: skip
+    assert _one(fields, "I was so angry about the wait.") == {"mood": "angry"}
 
 
 def test_labels_do_not_depend_on_hash_seed() -> None:
     code = (
         "import json, sys; sys.path.insert(0, '.');"
-        "from tests.extract.test_offline import G1A_FIELDS, ITEMS, FRESH, FRESH2, _inputs;"
+        "from tests.extract.test_offline import G1A_FIELDS, DIET_FIELDS, TEXTS;"
+        "from dinecheck.extract.base import ReviewInput;"
         "from dinecheck.extract.offline import OfflineExtractor;"
-        "r = OfflineExtractor().extract(G1A_FIELDS, _inputs(ITEMS + FRESH + FRESH2));"
-        "print(json.dumps([(x.values, {k: e.quote for k, e in x.evidence.items()}) for x in r]))"
+        "rs = [ReviewInput('b', str(i), t) for i, t in enumerate(TEXTS * 2)];"
+        "r = OfflineExtractor().extract(G1A_FIELDS, rs) + OfflineExtractor().extract(DIET_FIELDS, rs);"
+        "print(json.dumps([(x.values, {k: (e.quote, e.cue) for k, e in x.evidence.items()}) for x in r]))"
     )
     root = Path(__file__).resolve().parents[2]
     outs = {
@@ -233,290 +148,247 @@ def test_labels_do_not_depend_on_hash_seed() -> None:
     assert len(outs) == 1 and outs.pop().startswith("[[{")
 
 
-def test_compiled_g1a_rules_come_from_descriptions() -> None:
-    rules = compile_rules(G1A_FIELDS)
-    assert sorted(c.key for c in rules.domain) == ["allerg", "react"]  # shared by ≥ 2 fields' descriptions
-    sev, acc, saf = rules.fields
-    assert (sev.null, acc.null, saf.null) == ("none", "none", "none")
-    assert not sev.is_perspective and acc.is_perspective and not saf.is_perspective
-    assert [v.perspective for v in acc.values] == ["self", "reported", "irrealis"]
-    assert [c.key for c in acc.values[2].absent] == ["incident"]
-    negative = saf.values[1]
-    assert ("accommodat", True) in {c.ident for c in negative.distinctive}  # "refused to accommodate"
-    assert [len(v.clauses) for v in saf.values] == [2, 1, 2]  # AND / BUT split the descriptions
-    assert [[c.key for c in v.required] for v in saf.values] == [[], [], ["claim"]]  # "Staff CLAIMED safe"
-    assert [c.key for c in saf.values[2].distinctive if c.role] == ["customer"]  # a participant, not evidence
+def test_renamed_fields_and_values_give_the_same_labels() -> None:
+    renames = [
+        ("sev", {"none": "nil", "mild": "low", "moderate": "mid", "severe": "high"}),
+        ("who", {"none": "nil", "firsthand": "me", "secondhand": "them", "hypothetical": "maybe"}),
+        ("staff_io", {"none": "nil", "positive": "good", "negative": "bad", "betrayal": "lied"}),
+    ]
+    renamed = [
+        FieldSpec(name=new, values={vmap[k]: d for k, d in f.values.items()})
+        for f, (new, vmap) in zip(G1A_FIELDS, renames, strict=True)
+    ]
+    texts = TEXTS + ["If you have a nut allergy, be careful here.", "I heard a diner had an allergic reaction here."]
+    for text in texts:
+        a, b = _one(G1A_FIELDS, text), _one(renamed, text)
+        assert b == {new: vmap[a[f.name]] for f, (new, vmap) in zip(G1A_FIELDS, renames, strict=True)}
 
 
-# --- language cues -----------------------------------------------------------------------------------------------
+# --- precision first: the domain gate and abstention --------------------------------------------------------------
 
 
-def test_negation_scope_and_free_suffix() -> None:
-    toks = {t.lower: t.negated for t in tokenize("They didn't have any nuts, but the cake was nut-free")}
-    assert toks["nuts"] is True and toks["cake"] is False and toks["nut"] is True and toks["free"] is False
-    toks2 = {t.lower: t.negated for t in tokenize("no problems at all with dinner tonight")}
-    assert toks2["problems"] is True and toks2["tonight"] is False
-    toks3 = {t.lower: t.negated for t in tokenize("No one in our party had any reaction, even with my allergy")}
-    assert toks3["reaction"] is True and toks3["allergy"] is False  # a negated subject negates its clause
-
-
-def test_sentence_cues() -> None:
-    s = split_sentences(
-        "I heard a guy got hives. If you have allergies, be careful! I asked if it had nuts. "
-        "My friend told me it was good. A kid got sick."
-    )
-    assert [x.reported for x in s] == [True, False, False, True, False]
-    assert [x.irrealis for x in s] == [False, True, False, False, False]
-    assert [x.first_person for x in s] == [True, False, True, True, False]
-    assert s[4].third_party is True
-
-
-def _irrealis_words(text: str) -> set[str]:
-    return {t.lower for s in split_sentences(text) for t in s.words if t.irrealis}
-
-
-def test_irrealis_is_marked_per_clause() -> None:
-    assert _irrealis_words("I always carry my EpiPen, and I didn't need it.") == {
-        "i", "always", "carry", "my", "epipen",
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My first reaction was pure shock at the prices.",  # emotional "reaction", no allergy
+        "Bug bites all over my legs, itchy and swollen after sitting on the patio.",  # symptoms, no allergy
+        "The walnut brownie and the peanut butter cookie were both great.",  # dish names
+        "We waited forty minutes for a table.",  # "nut" inside another word
+        "I threw up after the oysters, the food was bad.",  # sickness that is not called an allergy
+        "I did not have any allergic reaction, thankfully.",  # negated
+    ],
+)
+def test_no_allergy_label_without_explicit_allergy_evidence(text: str) -> None:
+    assert _one(G1A_FIELDS, text) == {
+        "incident_severity": "none", "account_type": "none", "safety_interaction": "none",
     }  # fmt: skip
-    assert _irrealis_words("I had hives, which happens whenever I eat dairy.") == {
-        "which", "happens", "whenever", "i", "eat", "dairy",
-    }  # fmt: skip
-    assert _irrealis_words("The waiter said it would be safe.") == set()  # reported future, not a hypothesis
-    assert _irrealis_words("I asked if it had nuts.") == set()  # indirect question
-    assert _irrealis_words("Hi. If you have allergies, be careful here.") == {
-        "if", "you", "have", "allergies", "be", "careful", "here",
-    }  # fmt: skip
-    assert _irrealis_words("I had a reaction at another place, so I was nervous.") == {
-        "i", "had", "a", "reaction", "at", "another", "place",
-    }  # fmt: skip
-    assert len(_irrealis_words("This gave me hives, figuratively speaking.")) == 6
 
 
-def test_emotional_reaction_gets_its_own_stem() -> None:
-    def stems(text: str) -> list[str]:
-        return [t.stem for s in split_sentences(text) for t in s.words if t.lower.startswith("react")]
-
-    assert stems("My first reaction when the bill came was pure shock.") == [FIGURATIVE_STEM]
-    assert stems("Their reaction was total disbelief.") == [FIGURATIVE_STEM]
-    assert stems("My reaction to the first sip? Pure joy.") == [FIGURATIVE_STEM]
-    assert stems("I had a reaction and went into anaphylactic shock.") == ["react"]
-    assert stems("I had a reaction? Yes, hives.") == ["react"]
-
-
-def test_refusal_with_wont_is_an_event_not_a_hypothesis() -> None:
-    assert _irrealis_words("The waiter wouldn't tell me, and won't change it.") == set()
-    assert _irrealis_words("I wouldn't risk it.") == {"i", "wouldn't", "risk", "it"}
-    assert _irrealis_words("It won't be safe.") == {"it", "won't", "be", "safe"}
-
-
-def test_stemmer() -> None:
-    assert {stem(w) for w in ("allergy", "allergies", "allergic", "allergens")} == {"allerg"}
-    assert stem("accommodating") == stem("accommodated") == stem("accommodation") == "accommodat"
-    assert stem("they") == "they" and stem("success") == "success"
-
-
-def test_labels_on_specific_language_phenomena() -> None:
-    got = _label(G1A_FIELDS, [
-        "I'm not allergic to anything and the burger was great.",
-        "If you have a peanut allergy I would avoid this place.",
-        "My sister told me a customer had hives after the satay here because of his nut allergy.",
-        "I broke out in hives from my shellfish allergy and had to take Benadryl.",
-        "She had no reaction at all to the dish, my allergy was fine.",
-        "No one in our party had any reaction, even with my peanut allergy.",
-        "Do not come here with a nut allergy.",
+def test_allergy_phenomena() -> None:
+    got = _labels(G1A_FIELDS, [
+        "I have a severe shellfish allergy. My throat started closing and I had to use my EpiPen.",
+        "I heard a customer had an allergic reaction here and ended up in the ER.",
+        "If you have a nut allergy, be careful here.",
+        "The waiter rolled his eyes when I mentioned my nut allergy.",
+        "I asked about my sesame allergy and the server checked with the chef; it worked out perfectly.",
     ])  # fmt: skip
-    assert [g["account_type"] for g in got] == [
-        "none", "hypothetical", "secondhand", "firsthand", "none", "none", "hypothetical",
-    ]  # fmt: skip
-    assert [g["incident_severity"] for g in got] == ["none", "none", "moderate", "moderate", "none", "none", "none"]
-
-
-def test_labels_on_avoidance_claims_and_participants() -> None:
-    got = _label(G1A_FIELDS, [
-        "My first reaction when the check came was pure shock. The nut brown ale was fine though.",
-        "Dairy-free here: the staff checked every sauce with the chef and we had zero problems.",
-        "The pesto the waiter swore was nut-free left me with stomach cramps all night.",
-        "My friend swears the satay gave her hives, even though she told them about her peanut allergy.",
-        "The waiter was friendly, but the nut-free cookie gave me hives; I have a peanut allergy.",
-        "Felt queasy after the satay because of my peanut allergy. I did not tell the staff, so that is on me.",
-        "After reading about a kid who needed an EpiPen here, I am staying away with my peanut allergy.",
-        "The manager wouldn't change anything for my sesame allergy.",
-        "I can't imagine bringing my son with a nut allergy here.",
-        "Customers here are lovely. I have a nut allergy and the waiter told us the cake was safe.",
-    ])  # fmt: skip
-    assert [tuple(g.values()) for g in got] == [
-        ("none", "none", "none"),  # emotional "reaction"
-        ("none", "none", "positive"),  # "dairy-free" names the domain without the word allergy
-        ("mild", "firsthand", "betrayal"),  # the reaction clause is evidenced by the severity field's finding
-        ("moderate", "secondhand", "none"),  # the friend's "swears" and "she told them" are no staff claim
-        ("moderate", "firsthand", "none"),  # "nut-free" without anyone CLAIMING it
-        ("mild", "firsthand", "none"),  # the speaker's own "did not tell" is no refusal by the staff
-        ("severe", "secondhand", "none"),  # "reading about" reports
-        ("none", "none", "negative"),  # a refusal that happened
-        ("none", "hypothetical", "none"),  # dread
-        ("none", "none", "none"),  # "customers" alone evidences no reaction
+    assert got == [
+        {"incident_severity": "severe", "account_type": "firsthand", "safety_interaction": "none"},
+        {"incident_severity": "severe", "account_type": "secondhand", "safety_interaction": "none"},
+        {"incident_severity": "none", "account_type": "hypothetical", "safety_interaction": "none"},
+        {"incident_severity": "none", "account_type": "none", "safety_interaction": "negative"},
+        {"incident_severity": "none", "account_type": "none", "safety_interaction": "positive"},
     ]
 
 
-# --- robustness (untrusted input) ------------------------------------------------------------------------------
+def test_stating_the_condition_without_an_event_is_a_concern() -> None:
+    assert _one(G1A_FIELDS, "I have a dairy allergy, so I ordered the salad.")["account_type"] == "hypothetical"
+    assert _one(G1A_FIELDS, "I'm allergic to shellfish and I broke out in hives.")["account_type"] == "firsthand"
+    assert _one(G1A_FIELDS, "My sister has a dairy allergy.")["account_type"] == "none"  # not the speaker
+    assert _one(G1A_FIELDS, "Do I have a nut allergy?")["account_type"] == "none"  # a question asserts nothing
+
+
+def test_betrayal_needs_the_emphasized_claim() -> None:
+    claimed = "The server assured me the curry had no peanuts. I still had an allergic reaction an hour later."
+    unclaimed = "The server brought the curry. I had an allergic reaction an hour later."
+    assert _one(G1A_FIELDS, claimed)["safety_interaction"] == "betrayal"
+    assert _one(G1A_FIELDS, unclaimed)["safety_interaction"] == "none"
+
+
+def test_hypothetical_and_figurative_clauses_do_not_fire() -> None:
+    assert _one(G1A_FIELDS, "If I had a nut allergy I would have broken out in hives.")["incident_severity"] == "none"
+    assert _one(G1A_FIELDS, "Kidding, my nut allergy gave me hives of joy.")["incident_severity"] == "none"
+
+
+# --- a diet task: X-free is a mention, dish names are not, examples with a kind are slots -----------------------
+
+
+def test_x_free_is_a_topic_mention_not_a_negation() -> None:
+    assert _one(DIET_FIELDS, "The gluten-free pasta was delicious.") == {
+        "topic": "gluten_free", "outcome": "good", "whose": "none",
+    }  # fmt: skip
+    assert _one(DIET_FIELDS, "They have a dairy free cheese now.")["topic"] == "dairy_free"
+
+
+def test_dish_names_listed_by_the_null_value_are_not_the_subject() -> None:
+    assert _one(DIET_FIELDS, "The veggie pizza was great, and so was the soy sauce.") == {
+        "topic": "none", "outcome": "none", "whose": "none",
+    }  # fmt: skip
+
+
+def test_an_example_naming_one_kind_stands_for_every_kind() -> None:
+    assert _one(DIET_FIELDS, "There are no gluten free options at all.")["outcome"] == "poor"
+    assert _one(DIET_FIELDS, "Sadly there are no vegan options.")["outcome"] == "poor"
+
+
+def test_topic_is_the_kind_the_review_says_most_about() -> None:
+    text = "I'm vegan. The vegan chili and the vegan cookies were great, and they even have a gluten-free bun."
+    assert _one(DIET_FIELDS, text)["topic"] == "plant_based"
+
+
+def test_whose_experience_follows_the_voice_and_abstains_otherwise() -> None:
+    got = _labels(DIET_FIELDS, [
+        "I am vegan and I ordered the tofu bowl, which was amazing.",
+        "Lots of vegan options.",
+        "My celiac son loved the gluten free pancakes.",
+        "A vegan cafe.",
+    ])  # fmt: skip
+    assert [g["whose"] for g in got] == ["firsthand", "general", "firsthand", "none"]
+    assert [g["topic"] for g in got] == ["plant_based", "plant_based", "gluten_free", "plant_based"]
+
+
+def test_incident_needs_someone_getting_sick_and_praise_is_never_one() -> None:
+    sick = "I ordered the vegetarian burger and it had bacon in it. I got sick that night."
+    praise = "I ordered the vegetarian burger and it was incredible. Best vegan food in town."
+    assert _one(DIET_FIELDS, sick)["outcome"] == "incident"
+    assert _one(DIET_FIELDS, praise)["outcome"] == "good"
+
+
+# --- other domains: it works from the seed alone ------------------------------------------------------------------
+
+NOISE = [FieldSpec(name="noise_level", values={
+    "none": "No noise mentioned",
+    "loud": "Too loud to talk ('could not hear', 'had to shout')",
+    "quiet": "Pleasantly quiet (calm, peaceful)",
+})]  # fmt: skip
+
+
+def test_noise_seed_with_a_perspective_field() -> None:
+    fields = NOISE + [FieldSpec(name="source", values={
+        "none": "No noise complaint",
+        "own_visit": "Reviewer's own visit ('we could not hear each other')",
+        "hearsay": "Reported by others ('I heard it gets loud')",
+    })]  # fmt: skip
+    rules = compile_rules(fields)
+    assert rules.fields[1].kind == "perspective"
+    assert [v.perspective for v in rules.fields[1].values] == ["self", "reported"]
+    got = _labels(fields, [
+        "The music was so loud we had to shout across the table.",
+        "My coworker told me it gets really noisy on Fridays, so we went on a Tuesday.",
+        "Great tacos and friendly staff.",
+        "We could barely hear each other over the music.",
+        "A calm, peaceful spot for a quiet dinner.",
+    ])  # fmt: skip
+    assert got == [
+        {"noise_level": "loud", "source": "own_visit"},
+        {"noise_level": "loud", "source": "hearsay"},
+        {"noise_level": "none", "source": "none"},
+        {"noise_level": "loud", "source": "own_visit"},
+        {"noise_level": "quiet", "source": "own_visit"},
+    ]
+
+
+def test_compiled_rules_come_from_the_descriptions() -> None:
+    rules = compile_rules(G1A_FIELDS)
+    assert {c.concept for c in rules.domain} == {"allergic", "allergy"}  # shared by two null descriptions
+    sev, acc, saf = rules.fields
+    assert (sev.kind, acc.kind, saf.kind) == ("content", "perspective", "content")
+    assert [c.label() for c in saf.gate][:1] == ["staff"]  # the participant of "No staff interaction …"
+    assert [c.label() for c in saf.values[2].required[0]][:3] == ["claim", "assure", "promise"]  # "CLAIMED"
+    diet = compile_rules(DIET_FIELDS)
+    assert [f.kind for f in diet.fields] == ["subject", "content", "perspective"]
+    assert [c.label() for c in diet.fields[0].masks] == ["veggie pizza", "soy sauce"]
+
+
+# --- robustness (untrusted input) ---------------------------------------------------------------------------------
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.text(max_size=400))
 def test_any_text_gives_ok_enum_labels_and_verbatim_quotes(text: str) -> None:
-    r = OfflineExtractor().extract(G1A_FIELDS, [ReviewInput("b", "r", text)])[0]
-    assert r.status == "ok"
-    for f in G1A_FIELDS:
-        assert r.values[f.name] in f.values
-    for ev in r.evidence.values():
-        assert ev.quote in text
+    for fields in (G1A_FIELDS, DIET_FIELDS):
+        r = OfflineExtractor().extract(fields, [ReviewInput("b", "r", text)])[0]
+        assert r.status == "ok"
+        for f in fields:
+            assert r.values[f.name] in f.values
+        for ev in r.evidence.values():
+            assert ev.quote in text and ev.cue
 
 
 words = st.sampled_from(
-    "no not staff loud quiet I my heard told concern without AND BUT hives allergy reaction ER ( ) ' , safe".split()
+    "no not staff loud quiet I my heard told concern without AND BUT hives allergy reaction ER ( ) ' , e.g. "
+    "vegan gluten-free free other general menu options".split()
 )
 
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.dictionaries(
-        st.from_regex(r"[a-z]{1,8}", fullmatch=True),
-        st.lists(words, max_size=12).map(" ".join),
-        min_size=1,
-        max_size=5,
+    st.lists(
+        st.dictionaries(
+            st.from_regex(r"[a-z]{1,8}", fullmatch=True), st.lists(words, max_size=12).map(" ".join),
+            min_size=1, max_size=5,
+        ),
+        min_size=1, max_size=3,
     ),
     st.lists(words, max_size=40).map(" ".join),
-)
-def test_arbitrary_field_specs_compile_and_label_within_the_enum(values: dict[str, str], text: str) -> None:
-    field = FieldSpec(name="f", values=values)
-    r = label_review(compile_rules([field]), ReviewInput("b", "r", text))
+)  # fmt: skip
+def test_arbitrary_field_specs_compile_and_label_within_the_enum(specs: list[dict[str, str]], text: str) -> None:
+    fields = [FieldSpec(name=f"f{i}", values=v) for i, v in enumerate(specs)]
+    r = label_review(compile_rules(fields), ReviewInput("b", "r", text))
     if r.status == "ok":
-        assert r.values["f"] in values
+        assert all(r.values[f.name] in f.values for f in fields)
     else:
-        assert r.status == "invalid" and r.values == {} and "field 'f'" in (r.error or "")
+        assert r.status == "invalid" and r.values == {} and "no cue fired" in (r.error or "")
 
 
 def test_long_input_is_cut_not_exhausting() -> None:
-    text = ("I broke out in hives from my nut allergy. " * 2000) + "I had to use my EpiPen."
-    r = OfflineExtractor().extract(G1A_FIELDS, [ReviewInput("b", "r", text)])[0]
+    text = ("The patio is nice and the tea is hot. " * 600) + "I have a nut allergy and had to use my EpiPen."
     assert len(text) > MAX_TEXT_CHARS
-    assert r.values["incident_severity"] == "moderate"  # the EpiPen sentence lies beyond the cut
+    assert _one(G1A_FIELDS, text)["incident_severity"] == "none"  # the EpiPen sentence lies beyond the cut
+    assert _one(G1A_FIELDS, text[-60:])["incident_severity"] == "severe"
 
 
-# --- measured accuracy (thresholds = what bench/offline_eval.py measured; a regression fails) --------------------
-
-
-def _prf(items: list[dict]) -> dict[tuple[str, str], tuple[float | None, float | None]]:
-    res = OfflineExtractor().extract(G1A_FIELDS, _inputs(items))
-    out = {}
-    for f in G1A_FIELDS:
-        for v in f.values:
-            tp = sum(1 for it, r in zip(items, res, strict=True) if it["labels"][f.name] == v == r.values[f.name])
-            pred = sum(1 for r in res if r.values[f.name] == v)
-            gold = sum(1 for it in items if it["labels"][f.name] == v)
-            out[(f.name, v)] = (tp / pred if pred else None, tp / gold if gold else None)
-    return out
-
-
-# minimum (precision, recall) per value, as measured on 2026-11-25 after the fresh2 tuning (see
-# docs/offline_extractor.md); floors only ever go up
-PERFECT = {(f.name, v): (1.0, 1.0) for f in G1A_FIELDS for v in f.values}
-TUNED_FLOOR = {
-    **PERFECT, ("safety_interaction", "none"): (0.95, 1.0), ("safety_interaction", "positive"): (1.0, 0.83),
-}  # fmt: skip
-HELD_OUT_FLOOR = dict(PERFECT)
-
-
-@pytest.mark.parametrize(("items", "floor"), [(TUNED, TUNED_FLOOR), (HELD_OUT, HELD_OUT_FLOOR)], ids=["tuned", "held"])
-def test_precision_recall_do_not_regress(items: list[dict], floor: dict) -> None:
-    got = _prf(items)
-    assert set(got) == set(floor)
-    for key, (p_min, r_min) in floor.items():
-        p, r = got[key]
-        if p_min is not None:
-            assert p is not None and p >= p_min, (key, p)
-        assert r is not None and r >= r_min, (key, r)
-
-
-# the fresh batches, measured before any tuning on them (accuracy per field): reviews 1–28 0.82 / 0.71 / 0.64,
-# reviews 29–52 1.00 / 0.79 / 0.71, reviews 53–60 1.00 / 1.00 / 0.88 (not tuned on); reviews 1–52 were used for
-# tuning afterwards, so these floors are development numbers
-FRESH_FLOOR = {
-    **PERFECT, ("account_type", "none"): (0.92, 1.0), ("account_type", "hypothetical"): (1.0, 0.8),
-    ("safety_interaction", "none"): (0.88, 0.93), ("safety_interaction", "positive"): (0.88, 0.72),
-    ("safety_interaction", "negative"): (1.0, 0.87), ("safety_interaction", "betrayal"): (0.88, 1.0),
-}  # fmt: skip
-
-# the third batch (40 reviews, tests/fixtures/offline_fresh2.jsonl), measured once before any change it prompted:
-# accuracy 0.88 / 0.62 / 0.47 (odd lines 0.95 / 0.75 / 0.55, even lines 0.80 / 0.50 / 0.40). Then only the odd
-# lines were used for tuning; the even lines are the held-out estimate.
-FRESH2_TUNED_FLOOR = dict(PERFECT)
-FRESH2_HELD_OUT_FLOOR = {
-    ("incident_severity", "none"): (0.9, 0.81), ("incident_severity", "mild"): (1.0, 1.0),
-    ("incident_severity", "moderate"): (0.75, 1.0), ("incident_severity", "severe"): (0.5, 0.5),
-    ("account_type", "none"): (0.75, 0.75), ("account_type", "firsthand"): (0.62, 0.83),
-    ("account_type", "secondhand"): (1.0, 0.66), ("account_type", "hypothetical"): (0.5, 0.33),
-    ("safety_interaction", "none"): (0.8, 0.88), ("safety_interaction", "positive"): (1.0, 1.0),
-    ("safety_interaction", "negative"): (1.0, 0.5), ("safety_interaction", "betrayal"): (0.5, 0.66),
-}  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    ("items", "floor"),
-    [(FRESH, FRESH_FLOOR), (FRESH2_TUNED, FRESH2_TUNED_FLOOR), (FRESH2_HELD_OUT, FRESH2_HELD_OUT_FLOOR)],
-    ids=["fresh", "fresh2-tuned", "fresh2-held"],
-)
-def test_precision_recall_on_the_fresh_batches_do_not_regress(items: list[dict], floor: dict) -> None:
-    got = _prf(items)
-    assert set(got) == set(floor)
-    for key, (p_min, r_min) in floor.items():
-        p, r = got[key]
-        assert p is not None and p >= p_min, (key, p)
-        assert r is not None and r >= r_min, (key, r)
-
-
-def test_fresh2_is_balanced_between_its_halves() -> None:
-    assert len(FRESH2) == 40 and len({it["review_id"] for it in FRESH2}) == 40
-    assert not {it["review_id"] for it in FRESH2} & {it["review_id"] for it in ITEMS + FRESH}
-    for f in G1A_FIELDS:
-        for half in (FRESH2_TUNED, FRESH2_HELD_OUT):
-            assert {it["labels"][f.name] for it in half} == set(f.values)
-
-
-def test_labelled_set_covers_every_value_and_is_large_enough() -> None:
-    assert len(ITEMS) >= 40 and len({it["review_id"] for it in ITEMS}) == len(ITEMS)
-    for f in G1A_FIELDS:
-        assert {it["labels"][f.name] for it in ITEMS} == set(f.values)
-
-
-def test_g1a_false_positive_rate_and_positives(shared_data: Path) -> None:
-    root = shared_data / "g1a_allergy"
-    seed = json.loads(shared_file(shared_data, "g1a_allergy/g1a_v2_seed.json").read_text(encoding="utf-8"))
+def test_g1a_reviews_all_labelled_within_the_enum(g1a: Path) -> None:
+    seed = json.loads((g1a / "g1a_v2_seed.json").read_text(encoding="utf-8"))
     fields = [FieldSpec(**f) for f in seed["extract"]["fields"]]
-    assert fields == G1A_FIELDS
-    keywords = [k.lower() for k in seed["filter"]["keywords"]]
-    reviews = {}
-    for line in (root / "reviews.jsonl").read_text(encoding="utf-8").splitlines():
-        r = json.loads(line)
-        reviews[r["review_id"]] = r
-    recorded = [json.loads(x) for x in (root / "recorded_extractions.jsonl").read_text(encoding="utf-8").splitlines()]
-    res = OfflineExtractor().extract(
-        fields, [ReviewInput(r["business_id"], r["review_id"], reviews[r["review_id"]]["text"]) for r in recorded]
-    )
-    fp = {f.name: 0 for f in fields}
-    none = {f.name: 0 for f in fields}
-    filtered = 0
-    for rec, r in zip(recorded, res, strict=True):
-        if not any(k in reviews[rec["review_id"]]["text"].lower() for k in keywords):
-            continue
-        filtered += 1
-        for name, want in rec["extraction"].items():
-            if want == "none":
-                none[name] += 1
-                fp[name] += r.values[name] != "none"
-            elif name != "safety_interaction":  # the one incident is found exactly (moderate, firsthand)
-                assert r.values[name] == want
-    assert filtered == 253
-    assert fp == {"incident_severity": 0, "account_type": 2, "safety_interaction": 1}
-    assert all(fp[n] / none[n] <= 0.02 for n in fp)
+    reviews = [json.loads(x) for x in (g1a / "reviews.jsonl").read_text(encoding="utf-8").splitlines()[:300]]
+    res = OfflineExtractor().extract(fields, [ReviewInput(o["business_id"], o["review_id"], o["text"]) for o in reviews])
+    assert len(res) == 300 and all(r.ok for r in res)
+    for r, o in zip(res, reviews, strict=True):
+        for name, ev in r.evidence.items():
+            assert r.values[name] != "none" and ev.quote in o["text"] and ev.cue
+
+
+TERSE_DIET = [
+    FieldSpec(name="topic", values={
+        "none": "No dietary restriction discussed", "plant_based": "Vegan or vegetarian diet",
+        "gluten_free": "Gluten-free or celiac needs", "allergy": "Food allergy (nuts, shellfish, etc.)",
+    }),
+    FieldSpec(name="outcome", values={
+        "none": "No accommodation outcome described",
+        "accommodated": "The restaurant successfully accommodated the dietary need",
+        "refused": "Staff refused or were dismissive",
+        "incident": "Customer was served food violating their restriction or got sick",
+    }),
+]  # fmt: skip
+
+
+def test_acts_of_every_visit_and_the_place_are_no_evidence() -> None:
+    rules = compile_rules(TERSE_DIET)
+    assert rules.fields[0].kind == "subject"  # named by its field ("topic"), even without a shared word in values
+    outcome = {v.name: {c.concept for a in v.alternatives for cl in a.clauses for c in cl} for v in rules.fields[1].values}
+    assert "serve" not in outcome["incident"] and "food" not in outcome["incident"]
+    assert "restaurant" not in outcome["accommodated"] and "refuse" in outcome["refused"]
+    assert _one(TERSE_DIET, "I was served a vegan bowl and the food was fine.")["outcome"] == "none"
+    assert _one(TERSE_DIET, "The vegan menu was tiny and the server refused to swap the cheese.")["outcome"] == "refused"
+    assert _one(TERSE_DIET, "They happily accommodated my gluten-free order.")["outcome"] == "accommodated"

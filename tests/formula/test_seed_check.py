@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from dinecheck.errors import Problem, SeedError, SpecError
-from dinecheck.formula import check_seed, compile_seed, load_seed
+from dinecheck.formula import build_seed, check_seed, load_seed
 from tests.conftest import shared_file
 
 
@@ -232,7 +232,7 @@ def test_compile_seed_raises_seed_error_with_every_problem() -> None:
     seed["compute"][5]["expr"] = "SCORE"
     seed["output"].append("NOPE")
     with pytest.raises(SeedError) as exc:
-        compile_seed(seed)
+        build_seed(seed)
     assert [p.pointer for p in exc.value.problems] == ["/compute/5/expr", "/output/2"]
     assert str(exc.value) == "/compute/5/expr: step 'SCORE' refers to itself (and 1 more)"
 
@@ -339,7 +339,7 @@ def test_check_never_crashes_on_mutated_seeds(data: st.DataObject) -> None:
     result = check_seed(seed)
     assert all(isinstance(p, Problem) and p.reason for p in result.problems)
     if result.ok:
-        compile_seed(seed)  # a seed that passes the check must compile
+        build_seed(seed)  # a seed that passes the check must compile
 
 
 # -- non-finite numbers (issue 10, item 5) ------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from dinecheck.dataset import load_dataset
 from dinecheck.errors import EvaluationError, ExtractionError
 from dinecheck.extract.base import ExtractionResult, ExtractionStats, FieldSpec, ReviewInput
 from dinecheck.extract.replay import ReplayExtractor
-from dinecheck.formula import ReviewRecord, compile_seed, load_seed
+from dinecheck.formula import ReviewRecord, build_seed, load_seed
 from dinecheck.formula.filter import KeywordFilter
 from tests.conftest import shared_file
 
@@ -33,7 +33,7 @@ def assert_same_outputs(got: dict[str, Any], expected: dict[str, Any]) -> None:
 def test_g1a_v2_with_replay_reproduces_the_expected_file(shared_data) -> None:
     root = shared_file(shared_data, "g1a_allergy/g1a_v2_seed.json").parent
     ds, _ = load_dataset(root)
-    compiled = compile_seed(load_seed(root / "g1a_v2_seed.json"))
+    compiled = build_seed(load_seed(root / "g1a_v2_seed.json"))
     results = compiled.run_many(
         [(r, ds.reviews_of(r.business_id)) for r in ds.restaurants], ReplayExtractor(root / "recorded_extractions.jsonl")
     )
@@ -70,7 +70,7 @@ REVIEWS = [
 
 
 def evaluate(compute: list[dict[str, Any]], output: list[str], reviews=REVIEWS, context=None, trace=False):
-    c = compile_seed(seed_with(compute, output))
+    c = build_seed(seed_with(compute, output))
     return c.evaluate("b1", "Bistro", context or {"categories": "Thai, Pizza"}, reviews, len(reviews), trace=trace)
 
 
@@ -269,7 +269,7 @@ COMPUTE = [
 def test_run_filters_extracts_once_and_computes(tmp_path) -> None:
     ds = _dataset(tmp_path)
     ex = ScriptedExtractor({"a": {"severity": "mild", "who": "firsthand"}, "b": {"severity": "none", "who": "none"}, "d": {"severity": "none", "who": "none"}})
-    compiled = compile_seed(seed_with(COMPUTE, ["RISK", "BASE"]))
+    compiled = build_seed(seed_with(COMPUTE, ["RISK", "BASE"]))
     results = compiled.run_many([(r, ds.reviews_of(r.business_id)) for r in ds.restaurants], ex)
     assert ex.calls == [["a", "b", "d"]]  # keyword filter: lower-cased substring ("NUT-free", "Donut"); one call
     assert [r.to_json() for r in results] == [
@@ -281,7 +281,7 @@ def test_run_filters_extracts_once_and_computes(tmp_path) -> None:
 def test_failed_extraction_marks_the_result_incomplete_and_flags_dependent_outputs(tmp_path) -> None:
     ds = _dataset(tmp_path)
     ex = ScriptedExtractor({"a": {"severity": "mild", "who": "firsthand"}, "b": "unparseable answer"})
-    compiled = compile_seed(seed_with(COMPUTE, ["RISK", "BASE"]))
+    compiled = build_seed(seed_with(COMPUTE, ["RISK", "BASE"]))
     res = compiled.run(ds.restaurants[0], ds.reviews_of("b1"), ex, trace=True)
     assert res.to_json() == {
         "business_id": "b1", "name": "Nutty", "n_filtered": 2, "status": "incomplete", "outputs": {"RISK": 2, "BASE": 4},
@@ -294,7 +294,7 @@ def test_failed_extraction_marks_the_result_incomplete_and_flags_dependent_outpu
 def test_ok_results_with_undeclared_values_count_as_failed(tmp_path) -> None:
     ds = _dataset(tmp_path)
     ex = ScriptedExtractor({"a": {"severity": "deadly", "who": "firsthand"}, "b": {"severity": "none"}})
-    res = compile_seed(seed_with(COMPUTE, ["RISK"])).run(ds.restaurants[0], ds.reviews_of("b1"), ex)
+    res = build_seed(seed_with(COMPUTE, ["RISK"])).run(ds.restaurants[0], ds.reviews_of("b1"), ex)
     assert res.status == "incomplete" and res.outputs == {"RISK": 0}
     assert [(f.review_id, f.status, f.error) for f in res.failed_reviews] == [
         ("a", "invalid", "'deadly' is not a declared value of 'severity'"),
@@ -310,7 +310,7 @@ def test_an_extractor_returning_the_wrong_number_of_results_is_an_error(tmp_path
             return super().extract(fields, reviews)[:-1]
 
     with pytest.raises(ExtractionError) as exc:
-        compile_seed(seed_with(COMPUTE, ["RISK"])).run(ds.restaurants[0], ds.reviews_of("b1"), Short({}))
+        build_seed(seed_with(COMPUTE, ["RISK"])).run(ds.restaurants[0], ds.reviews_of("b1"), Short({}))
     assert str(exc.value) == "extractor scripted: the extractor returned 1 results for 2 reviews"
 
 
