@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from dinecheck.errors import EvaluationError
 from dinecheck.formula.ops import ReviewRecord
 from dinecheck.formula.run import CompiledSeed
 
@@ -218,13 +219,15 @@ def summarize(
 ) -> dict[str, AllergenEvidence]:
     """The evidence for every allergen in ``codes`` at one restaurant (pure)."""
     out: dict[str, AllergenEvidence] = {}
+    prior: dict[str, Any] = {}  # the score without relevant reviews is the same for every allergen: computed once
     for code in codes:
-        out[code] = _one(business_id, context, facts, code, scorer, (names or {}).get(code, code.lower().replace("_", " ")))
+        name = (names or {}).get(code, code.lower().replace("_", " "))
+        out[code] = _one(business_id, context, facts, code, scorer, name, prior)
     return out
 
 
 def _one(business_id: str, context: Mapping[str, Any], facts: Sequence[ReviewFacts], code: str,
-         scorer: CompiledSeed | None, code_name: str) -> AllergenEvidence:
+         scorer: CompiledSeed | None, code_name: str, prior: dict[str, Any]) -> AllergenEvidence:
     relevant: list[ReviewFacts] = []
     unread = 0
     incidents: list[Incident] = []
@@ -283,7 +286,7 @@ def _one(business_id: str, context: Mapping[str, Any], facts: Sequence[ReviewFac
                 quotes.append(Quote(f.review_id, "concern", f.allergy_sentences[0]))
     summary = _summary(code_name, level, len(relevant), len(facts), incidents, staff, list(exposure_terms),
                        len(exposure_ids), unread)
-    score = _score(scorer, business_id, context, relevant, code_name) if scorer is not None else None
+    score = _score(scorer, business_id, context, relevant, code_name, prior) if scorer is not None else None
     kinds_first = {"incident": 0, "staff": 1, "concern": 2, "exposure": 3}
     quotes.sort(key=lambda q: kinds_first[q.kind])
     return AllergenEvidence(
@@ -309,12 +312,19 @@ def _first(items: Sequence[str]) -> str:
 
 
 def _score(scorer: CompiledSeed, business_id: str, context: Mapping[str, Any], relevant: Sequence[ReviewFacts],
-           code_name: str) -> RiskScore:
+           code_name: str, prior: dict[str, Any]) -> RiskScore | None:
     records = [
         ReviewRecord(f.review_id, {"year": f.year, "stars": f.stars, "useful": f.useful}, dict(f.values)) for f in relevant
     ]
-    res = scorer.evaluate(business_id, "", dict(context), records, len(records))
-    o = res.outputs
+    if not records and prior:
+        o = prior
+    else:
+        try:
+            o = scorer.evaluate(business_id, "", dict(context), records, len(records)).outputs
+        except EvaluationError:  # e.g. a review without stars or useful count: no score rather than a made-up one
+            return None
+        if not records:
+            prior.update(o)
     value = float(o["FINAL_RISK_SCORE"])
     text = (
         f"G1a-v2 formula (0–20, higher = riskier) over {_plural(len(records), 'review')} about a {code_name} allergy: "

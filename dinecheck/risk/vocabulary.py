@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -146,13 +147,14 @@ class Vocabulary:
         if not hits:
             return ReviewScan(False, frozenset())
         bounds = _sentences(folded)
+        starts = [b.start for b in bounds]
         allergy_sent: set[int] = set()
         needs = False
         term_hits: list[tuple[int, Any]] = []
         hits = _outermost(hits)
         for h in hits:
             kind, key = h.value  # type: ignore[misc]
-            si = _sentence_of(bounds, h.start)
+            si = bisect_right(starts, h.start) - 1
             if kind in ("allergy", "symptom"):
                 needs = True
                 allergy_sent.add(si)
@@ -196,26 +198,13 @@ def _outermost(hits: list[PhraseHit]) -> list[PhraseHit]:
 
 
 def _sentences(folded: str) -> list[_Sentence]:
-    out: list[_Sentence] = []
-    pos = 0
-    for m in _SENTENCE_END.finditer(folded):
-        if m.start() > pos:
-            out.append(_Sentence(pos, m.start()))
-        pos = m.end()
-    if pos < len(folded) or not out:
-        out.append(_Sentence(pos, len(folded)))
-    return out
+    """Sentence spans: text between runs of sentence-ending characters (each delimiter run ends one sentence)."""
+    cuts = [(m.start(), m.end()) for m in _SENTENCE_END.finditer(folded)]
+    starts = [0, *(e for _, e in cuts)]
+    ends = [*(s for s, _ in cuts), len(folded)]
+    return [_Sentence(a, b) for a, b in zip(starts, ends)]
 
 
-def _sentence_of(bounds: list[_Sentence], pos: int) -> int:
-    lo, hi = 0, len(bounds) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if bounds[mid].start <= pos:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 def allergen_codes(codes: Iterable[str]) -> tuple[str, ...]:
