@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -28,7 +28,7 @@ from dinecheck.search import find_restaurants, parse_allergens
 
 app = typer.Typer(help="Allergy evidence from reviews, per restaurant and allergen.", no_args_is_help=True)
 
-DbOpt = Annotated[Optional[str], typer.Option("--db", help="Results store: SQLite path/URL or postgresql:// URL "
+DbOpt = Annotated[str | None, typer.Option("--db", help="Results store: SQLite path/URL or postgresql:// URL "
                                                             "(default: $DINECHECK_RISK_DB or the user data dir).")]  # fmt: skip
 AllergensOpt = Annotated[str, typer.Option("--allergens", help="Allergen codes (PEANUT,MILK), common names "
                                                                "(PEANUTS,DAIRY) or ALL.")]  # fmt: skip

@@ -16,9 +16,9 @@ reports every hit with its position in the original text.
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 import ahocorasick

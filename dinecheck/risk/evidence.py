@@ -147,7 +147,7 @@ class AllergenEvidence:
         return out
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> "AllergenEvidence":
+    def from_json(cls, obj: Mapping[str, Any]) -> AllergenEvidence:
         sc = obj.get("score")
         return cls(
             business_id=obj["business_id"],

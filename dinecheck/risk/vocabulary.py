@@ -153,7 +153,7 @@ class Vocabulary:
         term_hits: list[tuple[int, Any]] = []
         hits = _outermost(hits)
         for h in hits:
-            kind, key = h.value  # type: ignore[misc]
+            kind: str = h.value[0]  # type: ignore[index]
             si = bisect_right(starts, h.start) - 1
             if kind in ("allergy", "symptom"):
                 needs = True

@@ -18,7 +18,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 def walkthrough_commands() -> list[str]:
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Find a place to eat", 1)[1].split("\n## ", 1)[0]
-    block = re.search(r"```bash\n(.*?)```", section, re.S)
+    block = re.search(r"```bash\n(.*?)```", section, re.DOTALL)
     assert block is not None
     return [ln for ln in block.group(1).replace("\\\n", " ").splitlines() if ln.strip() and not ln.startswith("#")]
 

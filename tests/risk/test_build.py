@@ -14,7 +14,7 @@ from dinecheck.extract.base import ExtractionResult, ExtractionStats
 from dinecheck.risk.build import EvidenceIndex, allergy_fields, build_evidence, provenance_of
 from dinecheck.risk.evidence import LEVELS
 
-IN_WORD = re.compile(r"\w(?:nut|peanut)|(?:nut|peanut)(?!s\b)\w", re.I)
+IN_WORD = re.compile(r"\w(?:nut|peanut)|(?:nut|peanut)(?!s\b)\w", re.IGNORECASE)
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +26,7 @@ def g1a_offline(g1a: Path) -> tuple[object, EvidenceIndex]:
 
 
 def test_g1a_every_restaurant_and_allergen_has_a_level(g1a_offline) -> None:
-    ds, index = g1a_offline
+    _, index = g1a_offline
     assert len(index.by_restaurant) == 100
     for per in index.by_restaurant.values():
         assert tuple(per) == ALLERGEN_CODES
@@ -46,7 +46,7 @@ def test_g1a_no_incident_from_allergen_words_inside_other_words(g1a_offline) -> 
                 assert words & {"nut", "nuts", "peanut", "peanuts", "almond", "almonds", "walnut", "walnuts", "pecan",
                                 "pecans", "cashew", "cashews", "pistachio", "pistachios", "hazelnut", "hazelnuts"}, rid
     # and no review whose only nut/peanut occurrences are inside other words is relevant or exposure
-    only_inside = {rid for rid, t in texts.items() if IN_WORD.search(t) and not re.search(r"\b(nuts?|peanuts?)\b", t, re.I)}
+    only_inside = {rid for rid, t in texts.items() if IN_WORD.search(t) and not re.search(r"\b(nuts?|peanuts?)\b", t, re.IGNORECASE)}
     assert only_inside, "the G1a data has such reviews (minutes, donut)"
     for per in index.by_restaurant.values():
         for code in ("PEANUT",):
@@ -65,7 +65,7 @@ def test_g1a_dish_mentions_make_handles_allergen(g1a_offline) -> None:
 
 
 def test_g1a_no_relevant_review_is_never_a_low_risk_level(g1a_offline) -> None:
-    ds, index = g1a_offline
+    _, index = g1a_offline
     for per in index.by_restaurant.values():
         for e in per.values():
             if e.relevant_reviews == 0:
