@@ -8,12 +8,14 @@ in each review) and returns an :class:`AllergenEvidence` per allergen. The level
 2. ``handles_allergen`` — reviews name dishes or ingredients carrying the allergen (exposure: the kitchen handles it);
 3. ``accommodating`` — staff accommodated this allergy more often than they dismissed it;
 4. ``no_reports`` — at least :data:`MIN_RELEVANT` reviews talk about this allergy and none reports a problem;
-5. ``insufficient_evidence`` — fewer relevant reviews than that: nothing can be said. Never a "safe" verdict.
+5. ``insufficient_evidence`` — fewer such reviews than that: nothing can be said. Never a "safe" verdict.
 
-A review is *relevant* to an allergen when it is allergy talk (it went to the extractor) and names the allergen in
-allergy context. Reviews whose extraction failed are never counted as "no problem": they are reported as unread.
-The G1a-style numeric score is computed by the allergy seed (``data/allergy_seed.json``, the G1a-v2 compute without
-its verdict) over the relevant reviews, and says what it was computed from.
+An *allergy review* of an allergen is allergy talk (it went to the extractor) that names the allergen in allergy
+context and was labelled; a *relevant review* is an allergy review or an exposure review (one that names a dish or
+ingredient carrying the allergen). No relevant review therefore always means ``insufficient_evidence``. Reviews whose
+extraction failed are never counted as "no problem": they are reported as unread. The G1a-style numeric score is
+computed by the allergy seed (``data/allergy_seed.json``, the G1a-v2 compute without its verdict) over the allergy
+reviews, and says what it was computed from.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ class AllergenEvidence:
     level: Level
     summary: str
     reviews_read: int
-    relevant_reviews: int
+    relevant_reviews: int  # allergy reviews and exposure reviews of this allergen (each review once)
     incidents: tuple[Incident, ...]
     staff: Mapping[str, int]  # accommodated, dismissive, claimed_safe_then_reaction
     exposure_mentions: int  # reviews naming an allergen-bearing dish or ingredient
@@ -114,6 +116,7 @@ class AllergenEvidence:
     quotes: tuple[Quote, ...]
     unread_reviews: int  # allergy talk whose extraction failed (never counted as "no problem")
     score: RiskScore | None = None
+    allergy_reviews: int = 0  # reviews that talk about an allergy to this allergen (labelled)
 
     @property
     def concern(self) -> int:
@@ -142,6 +145,7 @@ class AllergenEvidence:
             "exposure_terms": list(self.exposure_terms),
             "quotes": [q.to_json() for q in self.quotes],
             "unread_reviews": self.unread_reviews,
+            "allergy_reviews": self.allergy_reviews,
             "score": self.score.to_json() if self.score else None,
         })  # fmt: skip
         return out
@@ -164,6 +168,7 @@ class AllergenEvidence:
             quotes=tuple(Quote(**q) for q in obj["quotes"]),
             unread_reviews=obj["unread_reviews"],
             score=RiskScore(sc["value"], sc["computed_from"], sc["outputs"]) if sc else None,
+            allergy_reviews=obj.get("allergy_reviews", 0),
         )
 
 
@@ -295,7 +300,8 @@ def _one(business_id: str, context: Mapping[str, Any], facts: Sequence[ReviewFac
         level=level,
         summary=summary,
         reviews_read=len(facts),
-        relevant_reviews=len(relevant),
+        relevant_reviews=len({f.review_id for f in relevant} | set(exposure_ids)),
+        allergy_reviews=len(relevant),
         incidents=tuple(incidents),
         staff=staff,
         exposure_mentions=len(exposure_ids),

@@ -57,6 +57,7 @@ def test_exposure_makes_handles_allergen_and_names_the_dishes() -> None:
     ex = {"PEANUT": (("peanut butter", "The peanut butter brownies rock"),)}
     e = one([plain("r1", ex), plain("r2", {"PEANUT": (("satay", "Satay was great"),)}), talk("r3", inter="positive")])
     assert e.level == "handles_allergen" and e.exposure_mentions == 2 and e.review_ids == ("r1", "r2")
+    assert (e.relevant_reviews, e.allergy_reviews) == (3, 1)
     assert e.summary == "reviews mention peanut butter, satay (2 reviews); staff accommodated once"
 
 
@@ -114,6 +115,8 @@ def test_a_level_is_always_decided_and_low_risk_needs_relevant_reviews(facts: li
     assert e.level in LEVELS
     if e.level in ("no_reports", "accommodating"):
         assert e.relevant_reviews >= 1 and not e.incidents
+    if e.relevant_reviews == 0:
+        assert e.level == "insufficient_evidence"
     if any(f.status == "ok" and f.values["account_type"] in ("firsthand", "secondhand")
            and f.values["incident_severity"] != "none" for f in facts):  # fmt: skip
         assert e.level == "incidents_reported"
