@@ -3,7 +3,9 @@
 For each of the 15 allergen codes the vocabulary holds the names of every ingredient that carries the allergen at level
 DEFINITE or DERIVED (canonical, common, translated and inflected names in the five ontology languages), plus the general
 allergy words of ``data/allergy_words.json``. Non-English names that are everyday English words
-(``data/english_false_friends.txt``: "pain", "pan", "ei") are left out, because reviews are read as English text.
+(``data/english_false_friends.txt``: "pain", "pan", "ei") are left out, because reviews are read as English text, and
+so are English names whose everyday sense is mostly not the food (``data/ambiguous_english_names.txt``: "sole",
+"bass", "wrap", "spelt", "tart").
 
 Everything is matched as whole words or phrases (:class:`~dinecheck.formula.filter.PhraseMatcher`): "nut" never
 matches "donut" or "minutes". :meth:`Vocabulary.scan` reads one review once and returns a :class:`ReviewScan`:
@@ -36,6 +38,10 @@ _NEGATION_WINDOW = 3  # words before a name that may negate it ("no peanuts", "w
 
 def _data_text(name: str) -> str:
     return (resources.files("dinecheck.risk") / "data" / name).read_text(encoding="utf-8")
+
+
+def _word_list(name: str) -> frozenset[str]:
+    return frozenset(ln.strip() for ln in _data_text(name).splitlines() if ln.strip() and not ln.startswith("#"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +83,8 @@ class Vocabulary:
 
     def __init__(self, ontology: Ontology, codes: Sequence[str] = ALLERGEN_CODES) -> None:
         words = json.loads(_data_text("allergy_words.json"))
-        false_friends = {
-            ln.strip() for ln in _data_text("english_false_friends.txt").splitlines() if ln.strip() and not ln.startswith("#")
-        }
+        false_friends = _word_list("english_false_friends.txt")
+        ambiguous = _word_list("ambiguous_english_names.txt")
         self.codes = tuple(codes)
         wanted = set(self.codes)
         terms: dict[str, set[str]] = {}
@@ -89,7 +94,7 @@ class Vocabulary:
                 if s.type not in NAME_TYPES or (s.lang is not None and s.lang not in LANGUAGES):
                     continue
                 name = " ".join(fold(s.text).split())
-                if not name or (s.lang not in (None, "en") and name in false_friends):
+                if not name or name in ambiguous or (s.lang not in (None, "en") and name in false_friends):
                     continue
                 codes_here = {p.code for p in ontology.allergen_paths(s.canonical_id) if p.level in EXPOSURE_LEVELS}
                 codes_here &= wanted

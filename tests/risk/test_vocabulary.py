@@ -86,3 +86,11 @@ def test_scan_never_fails_and_exposure_sentences_come_from_the_text(vocab: Vocab
             assert m.sentence in text
     for s in scan.allergy_sentences:
         assert s in text
+
+
+@pytest.mark.parametrize("text", [
+    "The sole reason I came back.", "The bass was too loud.", "Let's wrap up: spelt wrong on the menu.",
+    "A bit tart. The porter was kind.", "Un pain to find parking; a pan of nachos? no.",
+])  # fmt: skip
+def test_everyday_senses_of_food_names_are_not_exposure(vocab: Vocabulary, text: str) -> None:
+    assert not {"FISH", "WHEAT", "GLUTEN"} & set(vocab.scan(text).exposure)
