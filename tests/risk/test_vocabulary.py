@@ -94,3 +94,9 @@ def test_scan_never_fails_and_exposure_sentences_come_from_the_text(vocab: Vocab
 ])  # fmt: skip
 def test_everyday_senses_of_food_names_are_not_exposure(vocab: Vocabulary, text: str) -> None:
     assert not {"FISH", "WHEAT", "GLUTEN"} & set(vocab.scan(text).exposure)
+
+
+def test_a_nut_allergy_concerns_peanuts_too_but_nut_dishes_are_tree_nut_exposure(vocab: Vocabulary) -> None:
+    assert vocab.scan("I have a nut allergy.").concerned == frozenset({"PEANUT", "TREE_NUTS"})
+    scan = vocab.scan("Their nut bread is great.")
+    assert "TREE_NUTS" in scan.exposure and "PEANUT" not in scan.exposure
