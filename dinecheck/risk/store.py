@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -75,6 +76,7 @@ class RiskStore:
         self.dialect = dialect
         self.url = url
         self._schema = schema
+        self._lock = threading.Lock()  # one connection shared by threads (a web server): one statement group at a time
         with self._tx() as cur:
             if schema:
                 cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
@@ -96,6 +98,10 @@ class RiskStore:
 
     @contextmanager
     def _tx(self) -> Iterator[Any]:
+        with self._lock:
+            yield from self._tx_unlocked()
+
+    def _tx_unlocked(self) -> Iterator[Any]:
         try:
             if self.dialect == "sqlite":
                 cur = self._conn.cursor()

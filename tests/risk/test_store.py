@@ -95,3 +95,14 @@ def test_bad_urls(url: str, message: str) -> None:
 def test_unreachable_postgres_is_a_store_error() -> None:
     with pytest.raises(StoreError, match="cannot connect"):
         open_risk_store("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2")
+
+
+def test_one_store_serves_threads(mini: Path, tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    ds, _ = load_dataset(mini)
+    with open_risk_store(str(tmp_path / "t.sqlite")) as store:
+        index, _ = build_evidence(ds, make_extractor("offline"), codes=("PEANUT",), store=store)
+        with ThreadPoolExecutor(4) as pool:
+            got = list(pool.map(lambda _: store.evidence(None, ["PEANUT"]), range(40)))
+    assert all(g == index.by_restaurant for g in got)
