@@ -16,7 +16,6 @@ from dinecheck.cli.risk import DbOpt
 from dinecheck.errors import RequestError
 from dinecheck.requests.load import find_request, load_request, load_requests
 from dinecheck.requests.schema import Request
-from dinecheck.risk.evidence import LEVEL_WORDS
 from dinecheck.risk.store import open_risk_store
 from dinecheck.search import parse_allergens, parse_where, request_catalog_from, search
 
@@ -86,8 +85,8 @@ def search_cmd(
         typer.echo(f"     {r.hours}")
         if r.conditions:
             typer.echo("     " + "  ".join(f"{_MARK[c.value]} {c.aspect}" for c in r.conditions))
-        for code, e in r.allergy.items():
-            typer.echo(f"     {code}: {LEVEL_WORDS[e.level]} \u2014 {e.summary}")
+        for e in r.allergy.values():
+            typer.echo(f"     {e.line}")
     if not as_json:
         what = f"request {req.id}" if req is not None else "no request (every restaurant)"
         typer.echo(f"{len(results)} place(s) for {what}" + (f", profile {','.join(codes)}" if codes else ""))

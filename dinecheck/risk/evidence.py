@@ -122,6 +122,11 @@ class AllergenEvidence:
     def concern(self) -> int:
         return LEVEL_CONCERN[self.level]
 
+    @property
+    def line(self) -> str:
+        """The evidence line shown in results: ``PEANUT: kitchen handles it — reviews mention peanut butter (1 review)``."""
+        return f"{self.allergen}: {LEVEL_WORDS[self.level]} \u2014 {self.summary}"
+
     def contract_json(self) -> dict[str, Any]:
         """The ``search --json`` contract object: exactly these names."""
         return {
