@@ -155,7 +155,8 @@ def test_where_errors(text: str, error: type[Exception], message: str) -> None:
     ({d: "8:0-16:30" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")},
      "Mon–Sun 8:00–16:30"),
     ({"Monday": "0:0-0:0", "Wednesday": "7:0-15:0", "Thursday": "7:0-15:0"},
-     "Mon open 24 hours; closed Tue; Wed–Thu 7:00–15:00; closed Fri–Sun"),
+     "Mon 0:00–0:00 (no opening window); closed Tue; Wed–Thu 7:00–15:00; closed Fri–Sun"),
+    ({"Friday": "18:0-2:30", "Saturday": "18:0-2:30"}, "closed Mon–Thu; Fri–Sat 18:00–2:30 (past midnight); closed Sun"),
 ])  # fmt: skip
 def test_hours_in_words(hours, words: str) -> None:
     assert hours_in_words(hours) == words
