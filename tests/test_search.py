@@ -168,3 +168,12 @@ def test_find_restaurants_by_id_exact_name_or_part() -> None:
     assert find_restaurants(names, "coffee") == [names[2]]
     assert find_restaurants(names, "square one") == names[:2]
     assert find_restaurants(names, "zzz") == []
+
+
+def test_the_public_api_names() -> None:
+    import dinecheck
+    from dinecheck.search import search as module_search
+
+    assert dinecheck.search is module_search  # the function; import the module's other names with `from dinecheck.search import …`
+    assert {"search", "restaurant_evidence", "parse_where", "parse_allergens", "SearchResult", "ConditionResult",
+            "build_evidence", "open_risk_store", "AllergenEvidence", "EvidenceIndex"} <= set(dinecheck.__all__)
