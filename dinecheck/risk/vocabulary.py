@@ -86,6 +86,7 @@ class Vocabulary:
         false_friends = _word_list("english_false_friends.txt")
         ambiguous = _word_list("ambiguous_english_names.txt")
         self.codes = tuple(codes)
+        self.allergen_names = {a.code: a.name.lower() for a in ontology.allergens.values()}
         wanted = set(self.codes)
         terms: dict[str, set[str]] = {}
         ingredient_of: dict[str, str] = {}
