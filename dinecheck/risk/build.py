@@ -42,6 +42,16 @@ def default_vocabulary() -> Vocabulary:
     return Vocabulary(load_data_dir())
 
 
+def allergy_seed(code: str, vocabulary: Vocabulary | None = None) -> dict[str, Any]:
+    """The allergy seed for one allergen as a runnable Formula Seed: its filter is the allergen's ontology-generated
+    vocabulary matched as whole words (``seed run`` with it gives the G1a-style figures for that allergen alone)."""
+    vocab = vocabulary or default_vocabulary()
+    seed = json.loads(json.dumps(allergy_seed_json()))
+    seed["task_name"] = f"allergy-evidence-{code.lower()}"
+    seed["filter"] = {"keywords": vocab.filter_keywords(code), "match": "word"}
+    return seed
+
+
 def allergy_fields() -> list[FieldSpec]:
     return [FieldSpec.model_validate(f) for f in allergy_seed_json()["extract"]["fields"]]
 

@@ -134,3 +134,14 @@ def test_provenance_names_the_extractor_source_and_fields(mini: Path) -> None:
     p = provenance_of(make_extractor(f"replay:{mini / 'labels.jsonl'}"), allergy_fields())
     assert re.fullmatch(r"replay:labels\.jsonl:[0-9a-f]{12}", p)
     assert provenance_of(make_extractor("offline"), allergy_fields()).startswith("offline:")
+
+
+def test_allergy_seed_of_an_allergen_is_a_runnable_word_filter_seed(mini: Path) -> None:
+    from dinecheck.formula import compile_seed
+    from dinecheck.risk.build import allergy_seed
+
+    seed = compile_seed(allergy_seed("PEANUT"))
+    assert seed.seed.filter.match == "word" and "peanut butter" in seed.seed.filter.keywords
+    ds, _ = load_dataset(mini)
+    assert seed.filter_reviews(ds.reviews_of("rm-donut")) == []
+    assert [r.review_id for r in seed.filter_reviews(ds.reviews_of("rm-bakery"))] == ["rm-bakery-r0"]
