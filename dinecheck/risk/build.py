@@ -22,7 +22,10 @@ from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, load_data_dir
 from dinecheck.dataset import Dataset, Restaurant
 from dinecheck.errors import ExtractionError
 from dinecheck.extract.base import Extractor, FieldSpec, ReviewInput
-from dinecheck.formula.run import CompiledSeed, compile_seed
+from dinecheck.formula import (  # build_seed after the Phase-2 rename (compile_seed stays an alias)
+    CompiledSeed,
+    compile_seed,
+)
 from dinecheck.risk.evidence import AllergenEvidence, ReviewFacts, summarize
 from dinecheck.risk.store import RiskStore, StoredLabel
 from dinecheck.risk.vocabulary import ReviewScan, Vocabulary
