@@ -64,10 +64,12 @@ def allergy_scorer() -> CompiledSeed:
 
 
 def provenance_of(extractor: Extractor, fields: Sequence[FieldSpec]) -> str:
-    """Which extractor produced a label: its name, model or replay file, and a hash of the field definitions."""
+    """Which extractor produced a label: its name, version (when it has one), model or replay file, and a hash of the
+    field definitions. A new extractor version or model therefore re-extracts; the same one reuses its labels."""
     parts = [extractor.name]
-    for attr in ("model", "path"):
-        v = getattr(extractor, attr, None)
+    config = getattr(extractor, "config", None)
+    for v in (getattr(extractor, "version", None), getattr(extractor, "model", None) or getattr(config, "model", None),
+              getattr(extractor, "path", None)):  # fmt: skip
         if v:
             parts.append(str(getattr(v, "name", v)))
     spec = json.dumps([f.model_dump() for f in fields], sort_keys=True).encode()

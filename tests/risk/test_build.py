@@ -145,3 +145,14 @@ def test_allergy_seed_of_an_allergen_is_a_runnable_word_filter_seed(mini: Path) 
     ds, _ = load_dataset(mini)
     assert seed.filter_reviews(ds.reviews_of("rm-donut")) == []
     assert [r.review_id for r in seed.filter_reviews(ds.reviews_of("rm-bakery"))] == ["rm-bakery-r0"]
+
+
+def test_provenance_changes_with_extractor_version_and_model() -> None:
+    from types import SimpleNamespace
+
+    fields = allergy_fields()
+    v1 = provenance_of(SimpleNamespace(name="offline", version="3"), fields)  # type: ignore[arg-type]
+    v2 = provenance_of(SimpleNamespace(name="offline", version="4"), fields)  # type: ignore[arg-type]
+    m = provenance_of(SimpleNamespace(name="llm", config=SimpleNamespace(model="m-7b")), fields)  # type: ignore[arg-type]
+    assert v1.startswith("offline:3:") and v2.startswith("offline:4:") and v1 != v2
+    assert m.startswith("llm:m-7b:")
