@@ -87,6 +87,8 @@ def render_evidence(e: AllergenEvidence, name: str) -> list[str]:
         lines.append(f"           [{q.kind}] {q.review_id}: \u201c{q.text}\u201d")
     if e.score is not None:
         lines.append(f"           score {e.score.value:g}: {e.score.computed_from}")
+    if e.extractor:
+        lines.append(f"           labels by {e.extractor}")
     return lines
 
 

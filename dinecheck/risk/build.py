@@ -9,6 +9,7 @@ same text hash and extractor provenance — and summarises every restaurant × a
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import time
@@ -186,7 +187,8 @@ def build_evidence(
     index = EvidenceIndex()
     for r in rests:
         facts = [_facts(rv, sc, labels.get(rv.review_id)) for rv, sc, _ in scans[r.business_id]]
-        index.by_restaurant[r.business_id] = summarize(r.business_id, r.raw, facts, codes, scorer, names)
+        per = summarize(r.business_id, r.raw, facts, codes, scorer, names)
+        index.by_restaurant[r.business_id] = {c: dataclasses.replace(e, extractor=prov) for c, e in per.items()}
     if store is not None:
         store.save_summaries(
             [(r.business_id, r.name, address_of(r)) for r in rests],

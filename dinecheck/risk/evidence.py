@@ -117,6 +117,7 @@ class AllergenEvidence:
     unread_reviews: int  # allergy talk whose extraction failed (never counted as "no problem")
     score: RiskScore | None = None
     allergy_reviews: int = 0  # reviews that talk about an allergy to this allergen (labelled)
+    extractor: str = ""  # provenance of the labels behind it (see risk.build.provenance_of)
 
     @property
     def concern(self) -> int:
@@ -151,6 +152,7 @@ class AllergenEvidence:
             "quotes": [q.to_json() for q in self.quotes],
             "unread_reviews": self.unread_reviews,
             "allergy_reviews": self.allergy_reviews,
+            "extractor": self.extractor,
             "score": self.score.to_json() if self.score else None,
         })  # fmt: skip
         return out
@@ -174,6 +176,7 @@ class AllergenEvidence:
             unread_reviews=obj["unread_reviews"],
             score=RiskScore(sc["value"], sc["computed_from"], sc["outputs"]) if sc else None,
             allergy_reviews=obj.get("allergy_reviews", 0),
+            extractor=obj.get("extractor", ""),
         )
 
 

@@ -156,3 +156,9 @@ def test_provenance_changes_with_extractor_version_and_model() -> None:
     m = provenance_of(SimpleNamespace(name="llm", config=SimpleNamespace(model="m-7b")), fields)  # type: ignore[arg-type]
     assert v1.startswith("offline:3:") and v2.startswith("offline:4:") and v1 != v2
     assert m.startswith("llm:m-7b:")
+
+
+def test_every_summary_names_the_extractor_behind_it(mini: Path) -> None:
+    ds, _ = load_dataset(mini)
+    index, report = build_evidence(ds, make_extractor("offline"), codes=("PEANUT",))
+    assert {e.extractor for per in index.by_restaurant.values() for e in per.values()} == {report.provenance}
