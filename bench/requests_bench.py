@@ -104,7 +104,7 @@ def main() -> None:
             t = time.perf_counter()
             big, _ = load_dataset(d)
             t_load = time.perf_counter() - t
-            t_val, _ = best_of(1 if n >= 100 else args.repeat, lambda: validate_requests(Engine(big), reqs))
+            t_val, _ = best_of(1 if n >= 100 else args.repeat, lambda big=big: validate_requests(Engine(big), reqs))
             per = t_val / len(big.restaurants) * 1e6
             base = base or per
             print(f"    {n:>4} {len(big.restaurants):>11} {big.n_reviews:>8} {t_load:>8.2f} {t_val:>10.3f} "

@@ -15,7 +15,6 @@ import random
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 WORDS = ("coffee latte espresso cozy friendly staff great service slow music wifi tasty pastry bagel croissant "

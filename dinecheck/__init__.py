@@ -5,15 +5,18 @@ The public API, one entry point per capability (everything else is internal)::
     from dinecheck import load_dataset, Engine, load_requests, validate_requests      # requests
     from dinecheck import load_seed, compile_seed, make_extractor                       # Formula Seeds
     from dinecheck import check_label, parse_profile, open_store                        # allergen labels
-    from dinecheck import build_evidence, open_risk_store                               # allergy evidence from reviews
-    from dinecheck import search, restaurant_evidence, parse_where, parse_allergens     # one answer: search
+    from dinecheck import build_evidence, open_risk_store, restaurant_evidence          # allergy evidence from reviews
+    from dinecheck import parse_where, parse_allergens, SearchResult                    # one answer: search …
+    from dinecheck.search import search                                                # … (dinecheck.search is the module)
 
 Errors all derive from :class:`DinecheckError` (see :mod:`dinecheck.errors`).
 """
 
-from dinecheck.allergens.pipeline import LabelResult, check_label, parse_profile
-from dinecheck.allergens.store import open_store
-from dinecheck.dataset import Dataset, load_dataset
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from dinecheck.errors import (
     AuditQueryError,
     BudgetExceeded,
@@ -30,11 +33,55 @@ from dinecheck.errors import (
     SpecError,
     StoreError,
 )
-from dinecheck.extract.factory import make_extractor
-from dinecheck.formula import CompiledSeed, RestaurantResult, compile_seed, load_seed
-from dinecheck.requests import Engine, load_requests, validate_requests
-from dinecheck.risk import AllergenEvidence, EvidenceIndex, build_evidence, open_risk_store
-from dinecheck.search import ConditionResult, SearchResult, parse_allergens, parse_where, restaurant_evidence, search
+
+if TYPE_CHECKING:
+    from dinecheck.allergens.pipeline import LabelResult, check_label, parse_profile
+    from dinecheck.allergens.store import open_store
+    from dinecheck.dataset import Dataset, load_dataset
+    from dinecheck.extract.factory import make_extractor
+    from dinecheck.formula import CompiledSeed, RestaurantResult, compile_seed, load_seed
+    from dinecheck.requests import Engine, load_requests, validate_requests
+    from dinecheck.risk import AllergenEvidence, EvidenceIndex, build_evidence, open_risk_store
+    from dinecheck.search import ConditionResult, SearchResult, parse_allergens, parse_where, restaurant_evidence
+
+# Imported on first use (PEP 562), so ``import dinecheck`` — and every CLI command — loads only what it needs.
+_LAZY = {
+    "LabelResult": "dinecheck.allergens.pipeline",
+    "check_label": "dinecheck.allergens.pipeline",
+    "parse_profile": "dinecheck.allergens.pipeline",
+    "open_store": "dinecheck.allergens.store",
+    "Dataset": "dinecheck.dataset",
+    "load_dataset": "dinecheck.dataset",
+    "make_extractor": "dinecheck.extract.factory",
+    "CompiledSeed": "dinecheck.formula",
+    "RestaurantResult": "dinecheck.formula",
+    "compile_seed": "dinecheck.formula",
+    "load_seed": "dinecheck.formula",
+    "Engine": "dinecheck.requests",
+    "load_requests": "dinecheck.requests",
+    "validate_requests": "dinecheck.requests",
+    "AllergenEvidence": "dinecheck.risk",
+    "EvidenceIndex": "dinecheck.risk",
+    "build_evidence": "dinecheck.risk",
+    "open_risk_store": "dinecheck.risk",
+    "ConditionResult": "dinecheck.search",
+    "SearchResult": "dinecheck.search",
+    "parse_allergens": "dinecheck.search",
+    "parse_where": "dinecheck.search",
+    "restaurant_evidence": "dinecheck.search",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'dinecheck' has no attribute {name!r}")
+    return getattr(import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __version__ = "0.1.0"
 
@@ -49,8 +96,8 @@ __all__ = [
     "Dataset",
     "DinecheckError",
     "Engine",
-    "EvidenceIndex",
     "EvaluationError",
+    "EvidenceIndex",
     "ExpressionError",
     "ExtractionError",
     "LabelResult",
@@ -76,6 +123,5 @@ __all__ = [
     "parse_profile",
     "parse_where",
     "restaurant_evidence",
-    "search",
     "validate_requests",
 ]

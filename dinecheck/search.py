@@ -68,7 +68,7 @@ def parse_allergens(spec: str | Sequence[str]) -> tuple[str, ...]:
     if "ALL" in parts:
         return ALLERGEN_CODES
     codes = [ALIASES.get(p, p) for p in parts]
-    unknown = [p for p, c in zip(parts, codes) if c not in ALLERGEN_CODES]
+    unknown = [p for p, c in zip(parts, codes, strict=True) if c not in ALLERGEN_CODES]
     if unknown:
         raise OntologyError(f"unknown allergen {', '.join(unknown)}; known: {', '.join(ALLERGEN_CODES)}, ALL "
                             "(or common names such as PEANUTS, DAIRY, NUTS)", "--allergens")  # fmt: skip

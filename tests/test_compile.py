@@ -144,4 +144,4 @@ def test_cli_missing_task_file(cli, tmp_path):
     r = cli("seed", "compile", tmp_path / "nope.md", "--out", tmp_path / "s.json", "--base-url", "http://127.0.0.1:1/v1",
             "--model", "m")
     assert r.code == 2
-    assert r.err == f"error: {tmp_path / 'nope.md'}: cannot read the task (No such file or directory)\n"
+    assert r.err == f"error: {tmp_path / 'nope.md'}: no such file\n"

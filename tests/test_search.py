@@ -172,8 +172,10 @@ def test_find_restaurants_by_id_exact_name_or_part() -> None:
 
 def test_the_public_api_names() -> None:
     import dinecheck
-    from dinecheck.search import search as module_search
+    import dinecheck.search
+    from dinecheck.search import search as search_fn
 
-    assert dinecheck.search is module_search  # the function; import the module's other names with `from dinecheck.search import …`
-    assert {"search", "restaurant_evidence", "parse_where", "parse_allergens", "SearchResult", "ConditionResult",
+    assert dinecheck.search.search is search_fn  # dinecheck.search is the module; the function is inside it
+    assert dinecheck.parse_where is parse_where and dinecheck.restaurant_evidence is restaurant_evidence
+    assert {"restaurant_evidence", "parse_where", "parse_allergens", "SearchResult", "ConditionResult",
             "build_evidence", "open_risk_store", "AllergenEvidence", "EvidenceIndex"} <= set(dinecheck.__all__)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
 from dinecheck.allergens.ontology import Ontology, Synonym
@@ -69,10 +70,6 @@ class Resolution:
     @property
     def matched(self) -> bool:
         return bool(self.synonyms)
-
-    @property
-    def canonical_ids(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(s.canonical_id for s in self.synonyms))
 
 
 def _by_char(items: Iterable, char: Callable[[Any], str]) -> dict[str, tuple]:
@@ -236,14 +233,13 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
     out: list[Resolution] = []
     for tok in tokens:
         key = tok.key
-        if tok.role == "note":
-            if not remembered(ontology, "notes", key, lambda: _names_allergen(key, ontology)):
-                out.append(Resolution(tok, (), None, "note"))
-                continue
-            # a "note" that names an allergen ("origine arachides") is read as an ingredient: nothing hides one
+        # a "note" that names an allergen ("origine arachides") is read as an ingredient: nothing hides one
+        if tok.role == "note" and not remembered(ontology, "notes", key, partial(_names_allergen, key, ontology)):
+            out.append(Resolution(tok, (), None, "note"))
+            continue
         hyphenated = "-" in tok.text
         table = "readings_hyphenated" if hyphenated else "readings"
-        out.append(Resolution(tok, *remembered(ontology, table, key, lambda: _reading(key, hyphenated, ontology))))
+        out.append(Resolution(tok, *remembered(ontology, table, key, partial(_reading, key, hyphenated, ontology))))
     return tuple(out)
 
 
@@ -253,9 +249,9 @@ def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
     syns, matched, rule = resolve_key(key, ontology)
     if not syns and hyphenated and " " in key:  # a word hyphenated across a line: "Antioxidations-mittel"
         joined = key.replace(" ", "")
-        found = ontology.synonyms.get(joined)
-        if found:
-            return tuple(found), joined, "joined"
+        exact = ontology.synonyms.get(joined)
+        if exact:
+            return tuple(exact), joined, "joined"
     if not syns and " " in key:
         parts = segment(key, ontology)
         if parts:

@@ -46,7 +46,7 @@ ALLERGEN_CODES: tuple[str, ...] = (
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "es", "it")
 
 
-class RiskLevel(str, Enum):
+class RiskLevel(str, Enum):  # noqa: UP042 - StrEnum would change str() of the members
     """How an allergen is present. Ordered by severity: DEFINITE > DERIVED > POSSIBLE > TRACE."""
 
     DEFINITE = "DEFINITE"
@@ -152,7 +152,7 @@ class Ontology:
             for ref in (*((ing.parent,) if ing.parent else ()), *ing.contains):
                 if ref not in self.ingredients:
                     raise OntologyError(f"ingredient {ing.id!r} refers to unknown ingredient {ref!r}")
-        for key, syns in self.synonyms.items():
+        for syns in self.synonyms.values():
             for s in syns:
                 if s.canonical_id not in self.ingredients:
                     raise OntologyError(f"synonym {s.text!r} refers to unknown ingredient {s.canonical_id!r}")

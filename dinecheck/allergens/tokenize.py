@@ -508,7 +508,7 @@ class _Builder:
         for a, b, role in pieces:
             parts = self.conj_parts(a, b)
             keys = self.distribute(parts) if len(parts) > 1 else [None]
-            for (pa, pb), shared in zip(parts, keys):
+            for (pa, pb), shared in zip(parts, keys, strict=True):
                 idx = self.emit(pa, pb, role, shared)
                 if idx is not None:
                     last = idx

@@ -16,19 +16,20 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Optional
+from typing import IO
 
 import typer
 
-from dinecheck.allergens.declared import Declaration, declaration_from
 from dinecheck.allergens.audit import AuditRow, CheckedLabel, check_and_audit, parse_since
+from dinecheck.allergens.declared import Declaration, declaration_from
 from dinecheck.allergens.off_import import ATTRIBUTION, import_taxonomy, read_taxonomy_file
 from dinecheck.allergens.ontology import Ontology
 from dinecheck.allergens.pipeline import parse_profile
-from dinecheck.allergens.tokenize import MAX_LABEL_CHARS
 from dinecheck.allergens.store import OntologyStore, open_store
+from dinecheck.allergens.tokenize import MAX_LABEL_CHARS
 from dinecheck.cli.common import echo_json
 from dinecheck.errors import DataError, DinecheckError
+from dinecheck.files import require_file
 
 app = typer.Typer(help="Check packaged-food ingredient labels for allergens; manage the allergen ontology store.",
                   no_args_is_help=True)  # fmt: skip
@@ -90,6 +91,7 @@ def parse_label_lines(lines: Iterable[str], source: str) -> list[LabelInput]:
 def _read_lines(path: str) -> tuple[Iterator[str], str, IO[str] | None]:
     if path == "-":
         return iter(sys.stdin), "<stdin>", None
+    require_file(path)  # a directory, FIFO or dangling link is named, never opened
     try:
         fh = open(path, encoding="utf-8")  # noqa: SIM115 - closed by the caller
     except FileNotFoundError:
@@ -162,16 +164,16 @@ def _run_checks(store: OntologyStore, labels: list[LabelInput], profile: tuple[s
 
 @app.command()
 def check(
-    text: Optional[str] = typer.Argument(None, help="The ingredient label text (omit when using --input)."),
+    text: str | None = typer.Argument(None, help="The ingredient label text (omit when using --input)."),
     allergens: str = typer.Option(..., "--allergens", "-a", help="Profile: allergen codes like PEANUT,MILK, or ALL."),
-    input_file: Optional[str] = typer.Option(
+    input_file: str | None = typer.Option(
         None, "--input", "-i", help="JSON Lines file of {\"id\", \"ingredients_text\"}; '-' reads standard input."
     ),
-    label_id: Optional[str] = typer.Option(None, "--id", help="Product id for a single TEXT (kept in the audit log)."),
+    label_id: str | None = typer.Option(None, "--id", help="Product id for a single TEXT (kept in the audit log)."),
     text_only: bool = typer.Option(
         False, "--text-only", help="Ignore the \"allergens\"/\"traces\" declared on --input lines; judge the text alone."
     ),
-    db: Optional[str] = DbOpt,
+    db: str | None = DbOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Check labels against an allergen profile: SAFE, AVOID or VERIFY, with the evidence and the reasons.
@@ -196,10 +198,10 @@ def check(
 def synonym_add(
     synonym: str = typer.Argument(..., help="The new name, as written on labels."),
     canonical: str = typer.Option(..., "--canonical", help="Canonical ingredient id or name, e.g. peanut_oil."),
-    lang: Optional[str] = typer.Option(None, "--lang", help="Language code, e.g. hi."),
-    region: Optional[str] = typer.Option(None, "--region", help="Region code, e.g. IN."),
+    lang: str | None = typer.Option(None, "--lang", help="Language code, e.g. hi."),
+    region: str | None = typer.Option(None, "--region", help="Region code, e.g. IN."),
     typ: str = typer.Option("USER", "--type", help="Synonym type: COMMON, TRANSLATION, REGIONAL, SCIENTIFIC, …"),
-    db: Optional[str] = DbOpt,
+    db: str | None = DbOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Add a synonym of a canonical ingredient (refused if its lookup key already names something)."""
@@ -217,7 +219,7 @@ def synonym_add(
 @synonym_app.command("remove")
 def synonym_remove(
     synonym: str = typer.Argument(..., help="The name to remove (matched by its lookup key)."),
-    db: Optional[str] = DbOpt,
+    db: str | None = DbOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Remove a user-added or OFF-imported synonym (names from the shipped data stay)."""
@@ -234,8 +236,8 @@ def synonym_remove(
 
 @synonym_app.command("list")
 def synonym_list(
-    source: Optional[str] = typer.Option(None, "--source", help="Only DATA, USER or OFF synonyms."),
-    db: Optional[str] = DbOpt,
+    source: str | None = typer.Option(None, "--source", help="Only DATA, USER or OFF synonyms."),
+    db: str | None = DbOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """List stored synonyms (e.g. ``--source USER`` for the ones added by hand)."""
@@ -252,11 +254,11 @@ def synonym_list(
 
 @app.command()
 def audit(
-    since: Optional[str] = typer.Option(None, "--since", help="Only checks at or after this ISO-8601 date/time (UTC "
+    since: str | None = typer.Option(None, "--since", help="Only checks at or after this ISO-8601 date/time (UTC "
                                         "unless an offset is given)."),  # fmt: skip
     unmatched: bool = typer.Option(False, "--unmatched", help="Report unmatched tokens → count, most frequent first."),
-    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most this many rows (not with --unmatched)."),
-    db: Optional[str] = DbOpt,
+    limit: int | None = typer.Option(None, "--limit", min=1, help="At most this many rows (not with --unmatched)."),
+    db: str | None = DbOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """List the audit log of label checks, or the unmatched-token report (how to find missing synonyms)."""
@@ -289,7 +291,7 @@ def _audit_line(row: AuditRow) -> str:
 @app.command("import-off")
 def import_off(
     file: Path = typer.Argument(..., help="The Open Food Facts allergens taxonomy (allergens.txt)."),
-    db: Optional[str] = DbOpt,
+    db: str | None = DbOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Import allergen names in ~36 languages from the Open Food Facts taxonomy (existing names are never replaced)."""
@@ -328,14 +330,14 @@ def _print_stats(store: OntologyStore, as_json: bool) -> None:
 
 
 @app.command()
-def stats(db: Optional[str] = DbOpt, as_json: bool = JsonOpt) -> None:
+def stats(db: str | None = DbOpt, as_json: bool = JsonOpt) -> None:
     """Show what the store holds (counts by table, versions)."""
     with open_store(db) as store:
         _print_stats(store, as_json)
 
 
 @app.command()
-def init(db: Optional[str] = DbOpt, as_json: bool = JsonOpt) -> None:
+def init(db: str | None = DbOpt, as_json: bool = JsonOpt) -> None:
     """Create (or migrate and re-seed) the store now instead of on first use, and show its counts."""
     with open_store(db) as store:
         _print_stats(store, as_json)

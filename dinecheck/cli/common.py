@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from dinecheck.dataset import Dataset, Restaurant, load_dataset
-from dinecheck.errors import DataError, DinecheckError
+from dinecheck.errors import DataError, DinecheckError, EvaluationError
+
+if TYPE_CHECKING:
+    from dinecheck.dataset import Dataset, Restaurant
 
 LenientOpt = typer.Option(False, "--lenient", help="Skip bad dataset lines with a counted warning instead of failing.")
 DataDirOpt = Annotated[Path, typer.Option("--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl).")]
 RestaurantOpt = Annotated[
-    Optional[list[str]], typer.Option("--restaurant", help="Only this business_id (repeatable).")
+    list[str] | None, typer.Option("--restaurant", help="Only this business_id (repeatable).")
 ]
 
 
@@ -41,12 +44,35 @@ def run_app(app: typer.Typer, argv: list[str] | None = None) -> int:
 
 
 def echo_json(obj: Any) -> None:
-    """Print one compact JSON line (UTF-8, no ASCII escaping)."""
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    """Print one compact JSON line (UTF-8, no ASCII escaping).
+
+    JSON has no NaN or Infinity: a non-finite number is an :class:`EvaluationError` naming where it is in the
+    output, never an invalid ``NaN`` token and never a silent ``null``.
+    """
+    try:
+        line = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        where = _non_finite_path(obj, "")
+        raise EvaluationError("the result is not a finite number (NaN or Infinity), which JSON cannot hold",
+                              f"output {where or '/'}") from None
+    sys.stdout.write(line + "\n")
+
+
+def _non_finite_path(obj: Any, at: str) -> str | None:
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return at
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, (list, tuple)) else ()
+    for k, v in items:
+        found = _non_finite_path(v, f"{at}/{k}")
+        if found is not None:
+            return found
+    return None
 
 
 def load_data(data: Path, lenient: bool) -> Dataset:
     """Load a dataset; in lenient mode print every skipped line and the count to stderr."""
+    from dinecheck.dataset import load_dataset  # imported when a command needs it: `dinecheck --help` stays light
+
     ds, report = load_dataset(data, lenient=lenient)
     if report.skipped:
         for w in report.warnings:

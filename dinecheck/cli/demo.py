@@ -6,7 +6,7 @@ network) and the SQLite allergen store (created and seeded on first use; ``--db`
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -72,8 +72,8 @@ def _seed_section(console: Console) -> None:
         table.add_row(res.name, str(res.n_filtered), res.status, *(_fmt(res.outputs.get(o)) for o in outputs))
     console.print(table)
     worst = results[0]
-    traced = compiled.run(dataset.restaurant(worst.business_id), dataset.reviews_of(worst.business_id), extractor,
-                          trace=True)  # fmt: skip
+    by_id = {r.business_id: r for r in dataset.restaurants}
+    traced = compiled.run(by_id[worst.business_id], dataset.reviews_of(worst.business_id), extractor, trace=True)
     console.print(f"Why {worst.name} got {_fmt(traced.outputs.get(outputs[-1]))} (steps with contributing reviews):")
     for step in traced.trace or ():
         if step.reviews and step.op != "define_filter":
@@ -106,7 +106,7 @@ def _allergen_section(console: Console, db: str | None) -> None:
 
 
 def demo(
-    db: Optional[str] = typer.Option(None, "--db", help="Allergen store URL (default: the SQLite file in the user data dir)."),
+    db: str | None = typer.Option(None, "--db", help="Allergen store URL (default: the SQLite file in the user data dir)."),
 ) -> None:
     """Run every capability on the bundled sample data and print a readable report."""
     console = Console(highlight=False)

@@ -1,33 +1,39 @@
-"""Typer options shared by every command that extracts (``seed run``, ``seed extract``).
+"""Typer options shared by every command that extracts (``seed run``, ``seed extract``), declared once.
 
-Commands declare ``extractor: ExtractorArg = None`` and the ``Llm*`` options, then call :func:`build_options`.
+A command decorated with :func:`with_extractor_options` declares one parameter ``extraction: ExtractorChoice``; the
+decorator replaces it, in the command's signature, by ``--extractor`` and every LLM option, and passes the command one
+:class:`ExtractorChoice` (the extractor name and the :class:`~dinecheck.extract.factory.ExtractorOptions`).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from dinecheck.extract.factory import DEFAULT_CONCURRENCY, ExtractorOptions
 
 ExtractorArg = Annotated[
-    Optional[str],
+    str | None,
     typer.Option("--extractor", help="llm | offline | replay:FILE (default: llm when a model is configured, else offline)."),
 ]
-BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible base URL (env DINECHECK_LLM_BASE_URL).")]
-ModelOpt = Annotated[Optional[str], typer.Option("--model", help="Model name (env DINECHECK_LLM_MODEL).")]
-ApiKeyOpt = Annotated[Optional[str], typer.Option("--api-key", help="API key (env DINECHECK_LLM_API_KEY).")]
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="TOML file with [llm] base_url, model, api_key, prices.")]
-CacheOpt = Annotated[Optional[Path], typer.Option("--cache", help="Extraction cache file (default: user cache dir).")]
+BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible base URL (env DINECHECK_LLM_BASE_URL).")]
+ModelOpt = Annotated[str | None, typer.Option("--model", help="Model name (env DINECHECK_LLM_MODEL).")]
+ApiKeyOpt = Annotated[str | None, typer.Option("--api-key", help="API key (env DINECHECK_LLM_API_KEY).")]
+ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML file with [llm] base_url, model, api_key, prices.")]
+CacheOpt = Annotated[Path | None, typer.Option("--cache", help="Extraction cache file (default: user cache dir).")]
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the extraction cache.")]
 BatchOpt = Annotated[int, typer.Option("--batch-size", min=1, max=50, help="Reviews per model call.")]
 ConcurrencyOpt = Annotated[int, typer.Option("--concurrency", min=1, max=64, help="Model calls in flight at once.")]
-MaxCostOpt = Annotated[Optional[float], typer.Option("--max-cost", min=0.0, help="Stop cleanly before the estimated cost exceeds this.")]
+MaxCostOpt = Annotated[float | None, typer.Option("--max-cost", min=0.0, help="Stop cleanly before the estimated cost exceeds this.")]
 ProgressOpt = Annotated[
-    Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal).")
+    bool | None, typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal).")
 ]
 
 
@@ -59,3 +65,57 @@ def build_options(
         max_cost=max_cost,
         progress=progress,
     )
+
+
+@dataclass(frozen=True)
+class ExtractorChoice:
+    """What the shared options select: the ``--extractor`` value (None: the default) and the extractor options."""
+
+    name: str | None
+    options: ExtractorOptions
+
+
+def _shared_parameters() -> list[inspect.Parameter]:
+    kw = inspect.Parameter.KEYWORD_ONLY
+    spec: list[tuple[str, Any, Any]] = [
+        ("extractor", ExtractorArg, None),
+        ("base_url", BaseUrlOpt, None),
+        ("model", ModelOpt, None),
+        ("api_key", ApiKeyOpt, None),
+        ("config", ConfigOpt, None),
+        ("cache", CacheOpt, None),
+        ("no_cache", NoCacheOpt, False),
+        ("batch_size", BatchOpt, 1),
+        ("concurrency", ConcurrencyOpt, DEFAULT_CONCURRENCY),
+        ("max_cost", MaxCostOpt, None),
+        ("progress", ProgressOpt, None),
+    ]
+    return [inspect.Parameter(name, kw, default=default, annotation=ann) for name, ann, default in spec]
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def with_extractor_options(fn: F) -> F:
+    """Give ``fn`` the shared extractor options in place of its ``extraction`` parameter (see the module docstring)."""
+    sig = inspect.signature(fn, eval_str=True)
+    shared = _shared_parameters()
+    names = [p.name for p in shared]
+    params: list[inspect.Parameter] = []
+    for p in sig.parameters.values():
+        if p.name == "extraction":
+            params += shared
+        else:
+            params.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+
+    @functools.wraps(fn)
+    def wrapper(**kwargs: Any) -> Any:
+        values = {n: kwargs.pop(n) for n in names}
+        name = values.pop("extractor")
+        kwargs["extraction"] = ExtractorChoice(name, build_options(**values))
+        return fn(**kwargs)
+
+    wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in params}
+    del wrapper.__wrapped__  # typer must see the new signature, not the original one
+    return wrapper  # type: ignore[return-value]

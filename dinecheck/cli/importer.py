@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from dinecheck.dataset.yelp_import import import_yelp
 
@@ -21,10 +20,10 @@ def yelp(
     review: Path = typer.Option(..., "--review", help="yelp_academic_dataset_review.json"),
     user: Path = typer.Option(..., "--user", help="yelp_academic_dataset_user.json"),
     out: Path = typer.Option(..., "--out", help="Dataset directory to write (restaurants.jsonl, reviews.jsonl)."),
-    city: Optional[str] = typer.Option(None, "--city", help="Keep businesses in this city (case-insensitive)."),
-    category: Optional[list[str]] = typer.Option(None, "--category", help="Keep businesses with this category "
+    city: str | None = typer.Option(None, "--city", help="Keep businesses in this city (case-insensitive)."),
+    category: list[str] | None = typer.Option(None, "--category", help="Keep businesses with this category "
                                                  "(repeatable; any of them)."),
-    max_reviews: Optional[int] = typer.Option(None, "--max-reviews", min=0, help="At most N reviews per restaurant."),
+    max_reviews: int | None = typer.Option(None, "--max-reviews", min=0, help="At most N reviews per restaurant."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
     """Stream the Yelp Open Dataset (constant memory) into a dataset directory with embedded review users.
@@ -35,7 +34,7 @@ def yelp(
     console = Console(file=sys.stderr)
     with Progress(TextColumn("{task.description:<10}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
                   console=console, disable=quiet, transient=False) as bar:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def progress(stage: str, done: int, total: int) -> None:
             if stage not in tasks:

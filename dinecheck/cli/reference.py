@@ -7,7 +7,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -15,10 +17,9 @@ START = "<!-- cli-reference:start -->"
 END = "<!-- cli-reference:end -->"
 
 
-def _walk(cmd, ctx, path: list[str]):  # type: ignore[no-untyped-def]
+def _walk(cmd: Any, ctx: Any, path: list[str]) -> Iterator[tuple[list[str], Any, Any]]:
     yield path, cmd, ctx
-    sub = getattr(cmd, "commands", None)
-    if sub:
+    if hasattr(cmd, "list_commands"):  # a group (the root loads its subcommands lazily: ask, never peek)
         for name in cmd.list_commands(ctx):
             child = cmd.get_command(ctx, name)
             if child is None or getattr(child, "hidden", False):

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
 from dinecheck.cli.common import LenientOpt, echo_json, load_data
-
 from dinecheck.errors import RequestError, ShorthandError
 from dinecheck.requests import shorthand as sh
 from dinecheck.requests.evaluate import Engine, NodeResult
@@ -32,7 +31,7 @@ DataOpt = typer.Option(..., "--data", help="Dataset directory (restaurants.jsonl
 def validate(
     data: Path = DataOpt,
     requests: Path = typer.Option(..., "--requests", help="Requests file (JSON Lines)."),
-    groundtruth: Optional[Path] = typer.Option(None, "--groundtruth",
+    groundtruth: Path | None = typer.Option(None, "--groundtruth",
                                                help="Gold answers (request_id, gold_restaurant)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per request."),
     lenient: bool = LenientOpt,
@@ -96,9 +95,9 @@ def render_explanation(node: NodeResult, depth: int = 0) -> list[str]:
 @app.command()
 def match(
     data: Path = DataOpt,
-    request: Optional[Path] = typer.Option(None, "--request", help="One request as a JSON file."),
-    requests: Optional[Path] = typer.Option(None, "--requests", help="Requests file (JSON Lines); use with --id."),
-    request_id: Optional[str] = typer.Option(None, "--id", help="Which request of --requests."),
+    request: Path | None = typer.Option(None, "--request", help="One request as a JSON file."),
+    requests: Path | None = typer.Option(None, "--requests", help="Requests file (JSON Lines); use with --id."),
+    request_id: str | None = typer.Option(None, "--id", help="Which request of --requests."),
     show_all: bool = typer.Option(False, "--all", help="Every restaurant, ranked by value then conditions that hold."),
     explain: bool = typer.Option(False, "--explain", help="Show the evaluated tree with each condition's evidence."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per restaurant."),
@@ -150,10 +149,10 @@ def schema() -> None:
 
 @app.command("shorthand")
 def shorthand_cmd(
-    requests: Optional[Path] = typer.Option(None, "--requests",
+    requests: Path | None = typer.Option(None, "--requests",
                                             help="Print the shorthand derived from each structure."),
-    request_id: Optional[str] = typer.Option(None, "--id", help="Only this request of --requests."),
-    parse: Optional[str] = typer.Option(None, "--parse", help="Parse shorthand text and print it back normalised."),
+    request_id: str | None = typer.Option(None, "--id", help="Only this request of --requests."),
+    parse: str | None = typer.Option(None, "--parse", help="Parse shorthand text and print it back normalised."),
 ) -> None:
     """Derive shorthand from request structures, or parse shorthand text (exit 1 when a shorthand disagrees)."""
     if (requests is None) == (parse is None):

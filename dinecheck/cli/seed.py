@@ -28,23 +28,10 @@ from rich.text import Text
 
 from dinecheck.cli import seed_extract
 from dinecheck.cli.common import DataDirOpt, LenientOpt, RestaurantOpt, echo_json, load_data, select_restaurants
-from dinecheck.cli.extractor_options import (
-    ApiKeyOpt,
-    BaseUrlOpt,
-    BatchOpt,
-    CacheOpt,
-    ConcurrencyOpt,
-    ConfigOpt,
-    ExtractorArg,
-    MaxCostOpt,
-    ModelOpt,
-    NoCacheOpt,
-    ProgressOpt,
-    build_options,
-)
+from dinecheck.cli.extractor_options import ExtractorChoice, with_extractor_options
 from dinecheck.dataset.loader import iter_jsonl
 from dinecheck.errors import DataError, Problem
-from dinecheck.extract.factory import DEFAULT_CONCURRENCY, make_extractor
+from dinecheck.extract.factory import make_extractor
 from dinecheck.formula.check import pointer
 from dinecheck.formula.ops import ReviewRecord
 from dinecheck.formula.run import (
@@ -102,39 +89,25 @@ def _compile(seed: Path) -> CompiledSeed:
 
 
 @app.command("run")
+@with_extractor_options
 def run(
     seed: SeedArg,
     data: DataDirOpt,
-    extractor: ExtractorArg = None,
+    extraction: ExtractorChoice,
     restaurant: RestaurantOpt = None,
     as_json: JsonOpt = False,
     trace: TraceOpt = False,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    api_key: ApiKeyOpt = None,
-    config: ConfigOpt = None,
-    cache: CacheOpt = None,
-    no_cache: NoCacheOpt = False,
-    batch_size: BatchOpt = 1,
-    concurrency: ConcurrencyOpt = DEFAULT_CONCURRENCY,
-    max_cost: MaxCostOpt = None,
-    progress: ProgressOpt = None,
     lenient: bool = LenientOpt,
 ) -> None:
     """Run a seed over a dataset: keyword filter → extract → compute → outputs, one result per restaurant."""
     compiled = _compile(seed)  # every seed problem is reported before any review is read
     ds = load_data(data, lenient)
     chosen = select_restaurants(ds, restaurant, data)
-    options = build_options(
-        base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
-        batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
-    )  # fmt: skip
-    ext = make_extractor(extractor, options)
-    try:
-        results = compiled.run_many([(r, ds.reviews_of(r.business_id)) for r in chosen], ext, trace=trace)
+    ext = make_extractor(extraction.name, extraction.options)
+    try:  # streamed: each restaurant is printed (and its trace freed) as soon as it is computed
+        _emit(compiled.iter_run(((r, ds.reviews_of(r.business_id)) for r in chosen), ext, trace=trace), as_json, trace)
     finally:
         ext.close()
-    _emit(results, as_json, trace)
 
 
 @app.command("eval")

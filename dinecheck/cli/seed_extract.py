@@ -5,8 +5,9 @@
 ``seed extract SEED.json --data DIR [--extractor …] [--json]`` prints, with ``--json``, one line per relevant review
 ``{"business_id", "review_id", "status", "extraction", "evidence": {F: {"quote", "verified"}}}`` (plus ``"error"`` when
 the status is not ``ok``), then ``{"summary": {"reviews", "calls", "cache_hits", "retries", "tokens_in", "tokens_out",
-"cost", "statuses", "budget_exceeded"}}``. Exit 0; exit 1 when ``--max-cost`` stopped the run (the output is still
-complete: unanswered reviews have status ``error``).
+"cost", "statuses", "budget_exceeded"}}``. Exit 0 when every review is ``ok``; exit 1 when any review is ``error`` or
+``invalid`` (including when ``--max-cost`` stopped the run; the output is still complete: unanswered reviews have
+status ``error``).
 
 ``seed compile TASK.md --out SEED.json`` writes the seed only when it passes the static check (exit 0); otherwise it
 prints the last round's errors and exits 1. Without a configured model it exits 2 saying how to configure one.
@@ -28,20 +29,15 @@ from dinecheck.cli.common import DataDirOpt, LenientOpt, RestaurantOpt, echo_jso
 from dinecheck.cli.extractor_options import (
     ApiKeyOpt,
     BaseUrlOpt,
-    BatchOpt,
-    CacheOpt,
-    ConcurrencyOpt,
     ConfigOpt,
-    ExtractorArg,
-    MaxCostOpt,
+    ExtractorChoice,
     ModelOpt,
-    NoCacheOpt,
-    ProgressOpt,
     build_options,
+    with_extractor_options,
 )
 from dinecheck.errors import SpecError, StoreError
 from dinecheck.extract.base import ExtractionResult, ReviewInput
-from dinecheck.extract.factory import DEFAULT_CONCURRENCY
+from dinecheck.files import require_file
 
 if TYPE_CHECKING:
     from dinecheck.formula import CompiledSeed
@@ -72,38 +68,24 @@ def result_line(res: ExtractionResult) -> dict[str, Any]:
     return line
 
 
+@with_extractor_options
 def extract_cmd(
     seed: Annotated[Path, typer.Argument(help="Formula Seed JSON file.")],
     data: DataDirOpt,
-    extractor: ExtractorArg = None,
+    extraction: ExtractorChoice,
     restaurant: RestaurantOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON line per review, then a summary line.")] = False,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    api_key: ApiKeyOpt = None,
-    config: ConfigOpt = None,
-    cache: CacheOpt = None,
-    no_cache: NoCacheOpt = False,
-    batch_size: BatchOpt = 1,
-    concurrency: ConcurrencyOpt = DEFAULT_CONCURRENCY,
-    max_cost: MaxCostOpt = None,
-    progress: ProgressOpt = None,
     lenient: bool = LenientOpt,
 ) -> None:
     """Run the filter and extraction stages of a seed over a dataset and print every relevant review's labels."""
     from dinecheck.extract.factory import make_extractor
-
     from dinecheck.formula import compile_seed, load_seed
 
     compiled = compile_seed(load_seed(seed))  # every seed problem is reported before any review is read
     for w in compiled.warnings:
         typer.echo(f"warning: {seed}: {w.pointer or '/'}: {w.reason}", err=True)
     reviews = relevant_reviews(compiled, data, restaurant, lenient)
-    options = build_options(
-        base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
-        batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
-    )
-    ex = make_extractor(extractor, options)
+    ex = make_extractor(extraction.name, extraction.options)
     try:
         results = ex.extract(compiled.fields, reviews)
     finally:
@@ -128,6 +110,7 @@ def extract_cmd(
     if budget is not None:
         sys.stdout.flush()
         typer.echo(f"error: {budget}", err=True)
+    if budget is not None or any(res.status != "ok" for res in results):
         raise typer.Exit(1)
 
 
@@ -144,6 +127,7 @@ def compile_cmd(
     from dinecheck.compile import MAX_TASK_CHARS, compile_task
     from dinecheck.extract.chat import ChatClient, resolve_config
 
+    require_file(task, SpecError)
     try:
         text = task.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

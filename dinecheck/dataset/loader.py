@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Any
 from dinecheck.dataset.models import Dataset, Restaurant, Review, ReviewUser
 from dinecheck.dataset.social import SocialGraph
 from dinecheck.errors import DataError
+from dinecheck.files import NonFiniteNumber, loads_json, optional_file, require_file
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 
@@ -37,6 +39,7 @@ class LoadReport:
 
 def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | DataError]]:
     """Yield ``(line_number, object)`` for each non-blank line, or a DataError for a line that is not a JSON object."""
+    require_file(path)
     try:
         fh = path.open("rb")
     except OSError as exc:
@@ -57,7 +60,10 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | DataError]]:
             if not raw.strip():
                 continue
             try:
-                obj = json.loads(raw)
+                obj = loads_json(raw)
+            except NonFiniteNumber as exc:
+                yield lineno, DataError(str(exc), loc)
+                continue
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                 msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "not valid UTF-8"
                 yield lineno, DataError(f"invalid JSON ({msg})", loc)
@@ -81,7 +87,10 @@ def _str_list(value: Any) -> tuple[str, ...]:
     return ()
 
 
-def _num(value: Any) -> Any:
+def _num(value: Any, key: str, loc: str) -> Any:
+    """A JSON number (int or finite float), None for anything else; a non-finite float is a DataError at ``loc``."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise DataError(f"{key!r} is {value}, not a finite number", loc)
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
@@ -125,10 +134,10 @@ def review_from_obj(obj: dict[str, Any], loc: str) -> Review:
         raise DataError("'user' must be an object", loc)
     user = ReviewUser(
         name=u.get("name") if isinstance(u.get("name"), str) else None,
-        review_count=_num(u.get("review_count")),
-        fans=_num(u.get("fans")),
+        review_count=_num(u.get("review_count"), "user.review_count", loc),
+        fans=_num(u.get("fans"), "user.fans", loc),
         elite=_str_list(u.get("elite")),
-        average_stars=_num(u.get("average_stars")),
+        average_stars=_num(u.get("average_stars"), "user.average_stars", loc),
         friends=_str_list(u.get("friends")),
         user_id=u.get("user_id") if isinstance(u.get("user_id"), str) and u.get("user_id") else None,
     )
@@ -137,8 +146,8 @@ def review_from_obj(obj: dict[str, Any], loc: str) -> Review:
         review_id=rid,
         business_id=bid,
         text=text,
-        stars=_num(obj.get("stars")),
-        useful=_num(obj.get("useful")),
+        stars=_num(obj.get("stars"), "stars", loc),
+        useful=_num(obj.get("useful"), "useful", loc),
         date=date if isinstance(date, str) else None,
         user=user,
         raw=obj,
@@ -176,7 +185,7 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
         report.warnings.append(str(err))
 
     rest_path = root / "restaurants.jsonl"
-    if not rest_path.is_file():
+    if optional_file(rest_path) is None:
         raise DataError("missing restaurants.jsonl", str(root))
     restaurants: list[Restaurant] = []
     seen: dict[str, str] = {}
@@ -199,7 +208,7 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
     reviews: dict[str, list[Review]] = {r.business_id: [] for r in restaurants}
     rev_path = root / "reviews.jsonl"
     seen_reviews: dict[str, int] = {}
-    if rev_path.is_file():
+    if optional_file(rev_path) is not None:  # absent: a dataset without reviews; a directory/FIFO/broken link: error
         for lineno, obj in iter_jsonl(rev_path):
             loc = f"{rev_path}:{lineno}"
             if isinstance(obj, DataError):
@@ -220,8 +229,9 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
             seen_reviews[rv.review_id] = lineno
             reviews[rv.business_id].append(rv)
 
+    social_path = optional_file(root / "social.json")  # not lenient: a social.json that is not a file is named
     try:
-        social = _load_social(root / "social.json", reviews)
+        social = _load_social(social_path, reviews)
     except DataError as err:
         problem(err)
         social = _load_social(None, reviews)
@@ -236,11 +246,13 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
 
 def _load_social(path: Path | None, reviews: dict[str, list[Review]]) -> SocialGraph:
     """The friend graph from ``social.json`` when present, else derived from every review's ``user.friends``."""
-    if path is not None and path.is_file():
+    if path is not None:
         if path.stat().st_size > MAX_LINE_BYTES:
             raise DataError(f"social.json is larger than {MAX_LINE_BYTES} bytes", str(path))
         try:
-            obj = json.loads(path.read_text(encoding="utf-8"))
+            obj = loads_json(path.read_text(encoding="utf-8"))
+        except NonFiniteNumber as exc:
+            raise DataError(str(exc), str(path)) from None
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise DataError(f"invalid JSON ({getattr(exc, 'msg', 'not valid UTF-8 or nested too deeply')})",
                             str(path)) from None

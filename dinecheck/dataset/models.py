@@ -72,7 +72,7 @@ class Dataset:
 
     restaurants: tuple[Restaurant, ...]
     reviews: dict[str, tuple[Review, ...]]  # business_id -> reviews
-    social: "SocialGraph"
+    social: SocialGraph
     source: str | None = None
 
     _by_id: dict[str, Restaurant] = field(init=False, repr=False, compare=False, hash=False)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import platformdirs
 
-from dinecheck.extract.base import Evidence
 from dinecheck.errors import StoreError
+from dinecheck.extract.base import Evidence
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS extraction (

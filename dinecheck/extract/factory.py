@@ -13,7 +13,6 @@ from pathlib import Path
 from dinecheck.errors import ConfigError
 from dinecheck.extract.base import Extractor
 
-
 DEFAULT_CONCURRENCY = 16  # model calls in flight; 16 keeps a 100 ms endpoint at ≤ 1/10 of the sequential time
 
 

@@ -94,7 +94,7 @@ def _fire_content(f: FieldRule, v: ValueRule, m: _Matcher, related: Related | No
         if m.near((c,), i, realis=True):
             return True
         hits = rel.get(c.key)
-        return bool(hits) and any(j in hits for j in m.window(i))
+        return hits is not None and not hits.isdisjoint(m.window(i))
 
     union: set[tuple[str, bool]] = set()
     hits: list[int] = []

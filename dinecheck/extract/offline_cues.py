@@ -69,7 +69,6 @@ IRREALIS_CLAUSE = frozenset(
     """would wouldn't won't could've would've might've should've always whenever usually normally typically
     generally elsewhere""".split()
 )
-IRREALIS = IRREALIS_TO_END | IRREALIS_CLAUSE
 FIGURATIVE = frozenset("figuratively metaphorically kidding joking".split())
 _IRREALIS_PAIRS = (("could", "have"), ("would", "have"), ("might", "have"), ("in", "case"))
 _PAIR_FIRST = frozenset(a for a, _ in _IRREALIS_PAIRS)
@@ -209,10 +208,7 @@ def tokenize(text: str) -> list[Token]:
 
 def _person_reports(lowers: list[str]) -> bool:
     """A third party or a relative is the subject of a reporting verb: "my mom said", "a friend who works here told"."""
-    for i, w in enumerate(lowers):
-        if w in REPORT_VERBS and (THIRD_PARTY | KIN) & set(lowers[max(0, i - 4) : i]):
-            return True
-    return False
+    return any(w in REPORT_VERBS and (THIRD_PARTY | KIN) & set(lowers[max(0, i - 4) : i]) for i, w in enumerate(lowers))
 
 
 def _has_pair(lowers: list[str], pairs: tuple[tuple[str, str], ...]) -> bool:

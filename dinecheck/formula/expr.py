@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from dinecheck.errors import ExpressionError
 
@@ -118,7 +118,7 @@ class Call:
     pos: int = field(default=0, compare=False)
 
 
-Node = Union[Num, Str, Bool, Name, Unary, Binary, IfElse, Call]
+Node = Num | Str | Bool | Name | Unary | Binary | IfElse | Call
 
 
 def children(node: Node) -> tuple[Node, ...]:

@@ -135,10 +135,7 @@ class KeywordFilter:
             return self._words.any(text)
         low = text.lower()
         if len(self.keywords) <= SCAN_MAX_KEYWORDS:
-            for kw in self.keywords:
-                if kw in low:
-                    return True
-            return False
+            return any(kw in low for kw in self.keywords)
         for _ in self._automaton.iter(low):
             return True
         return False

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from dinecheck.formula import expr as E
@@ -93,9 +94,9 @@ def _condition(key: str, cond: Any) -> Predicate:
     for sym, operand in cond.operators():
         if sym == "in":
             items = tuple(operand)
-            tests.append(lambda x, items=items: any(E._eq(x, it) for it in items))
+            tests.append(partial(_in, items=items))
         elif sym == "!=":
-            tests.append(lambda x, lit=operand: not E._eq(x, lit))
+            tests.append(partial(_differs, lit=operand))
         else:
             fn = _ORDER[sym]
 
@@ -112,6 +113,18 @@ def _condition(key: str, cond: Any) -> Predicate:
     return lambda v, r, c: all(t(get(r, c)) for t in tests)
 
 
+def _in(x: Any, items: tuple[Any, ...]) -> bool:
+    return any(E._eq(x, it) for it in items)
+
+
+def _differs(x: Any, lit: Any) -> bool:
+    return not E._eq(x, lit)
+
+
+def _negated(f: Predicate) -> Predicate:
+    return lambda v, r, c: not f(v, r, c)
+
+
 def compile_where(where: dict[str, Any] | None, filters: dict[str, Predicate], *, bare: bool = False) -> Predicate | None:
     """One predicate for a ``where`` (or a ``define_filter``'s bare-name map); None when it is empty."""
     if not where:
@@ -120,7 +133,7 @@ def compile_where(where: dict[str, Any] | None, filters: dict[str, Predicate], *
     for key, cond in where.items():
         if key.startswith("$"):
             f = filters[key[1:]]
-            preds.append(f if cond else (lambda v, r, c, f=f: not f(v, r, c)))
+            preds.append(f if cond else _negated(f))
         else:
             preds.append(_condition(f"extraction.{key}" if bare else key, cond))
     if len(preds) == 1:

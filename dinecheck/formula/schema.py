@@ -8,7 +8,7 @@ The models check *shape* (which keys, which JSON types, size bounds); :mod:`dine
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
@@ -19,8 +19,8 @@ MAX_STEPS = 500
 MAX_KEYWORDS = 2000
 MAX_TEXT = 10_000  # an expression or a condition (same bound as the expression language)
 
-Scalar = Union[StrictBool, StrictInt, StrictFloat, Annotated[StrictStr, Field(max_length=1000)]]
-Number = Union[StrictInt, StrictFloat]
+Scalar = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(max_length=1000)]
+Number = StrictInt | StrictFloat
 Expr = Annotated[StrictStr, Field(max_length=MAX_TEXT)]
 StepName = Annotated[StrictStr, Field(pattern=STEP_NAME_PATTERN)]
 Description = Annotated[StrictStr, Field(max_length=2000)]
@@ -51,7 +51,7 @@ class OperatorCondition(_Model):
         return out
 
 
-Condition = Union[Scalar, OperatorCondition]
+Condition = Scalar | OperatorCondition
 Where = Annotated[dict[Annotated[str, Field(max_length=200)], Condition], Field(max_length=100)]
 
 
@@ -146,12 +146,12 @@ class CaseStep(_Model):
     name: StepName
     op: Literal["case"]
     source: Annotated[StrictStr, Field(max_length=200)] | None = None
-    rules: list[Union[WhenRule, ElseRule]] = Field(min_length=1, max_length=200)
+    rules: list[WhenRule | ElseRule] = Field(min_length=1, max_length=200)
     description: Description | None = None
 
 
 Step = Annotated[
-    Union[DefineFilterStep, CountStep, SumStep, MaxStep, MinStep, LookupStep, ExprStep, ConstStep, CaseStep],
+    DefineFilterStep | CountStep | SumStep | MaxStep | MinStep | LookupStep | ExprStep | ConstStep | CaseStep,
     Field(discriminator="op"),
 ]
 STEP_MODELS: dict[str, type[BaseModel]] = {

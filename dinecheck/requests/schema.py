@@ -10,12 +10,13 @@ nesting depth and node count *before* pydantic sees the object, so hostile input
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 import regex
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
 from dinecheck.errors import RequestError
+from dinecheck.requests.patterns import backtracking_risk
 
 MAX_DEPTH = 64
 """Deepest allowed nesting of JSON containers in one request (the benchmark needs about 12)."""
@@ -25,7 +26,7 @@ MAX_PATTERN_CHARS = 1_000
 """Longest allowed ``review_text`` pattern."""
 REGEX_FLAGS = regex.IGNORECASE | regex.VERSION0
 
-Scalar = Union[bool, int, float, str]
+Scalar = bool | int | float | str
 TV = Literal[-1, 0, 1]
 
 
@@ -110,10 +111,13 @@ class ReviewTextEvidence(_Strict):
             regex.compile(v, REGEX_FLAGS)
         except (regex.error, OverflowError, RecursionError, ValueError) as exc:
             raise ValueError(f"not a valid regular expression ({exc})") from None
+        risk = backtracking_risk(v)
+        if risk is not None:
+            raise ValueError(f"the pattern can take exponential time on some texts: {risk}; rewrite it") from None
         return v
 
     @model_validator(mode="after")
-    def _consistent(self) -> "ReviewTextEvidence":
+    def _consistent(self) -> ReviewTextEvidence:
         if self.weight_by is not None and self.social_filter is not None:
             raise ValueError("weight_by and social_filter cannot be combined in one condition")
         credibility_given = self.credibility_percentile is not None or self.min_credible_matches is not None
@@ -166,14 +170,14 @@ class ReviewMetaEvidence(_Strict):
     _path = field_validator("path")(_check_path)
 
     @model_validator(mode="after")
-    def _value_given(self) -> "ReviewMetaEvidence":
+    def _value_given(self) -> ReviewMetaEvidence:
         if self.op in ("gte", "lte") and self.value is None:
             raise ValueError(f"op {self.op!r} needs a numeric 'value'")
         return self
 
 
 Evidence = Annotated[
-    Union[ItemMetaEvidence, ItemMetaHoursEvidence, ReviewTextEvidence, ReviewMetaEvidence],
+    ItemMetaEvidence | ItemMetaHoursEvidence | ReviewTextEvidence | ReviewMetaEvidence,
     Field(discriminator="kind"),
 ]
 EVIDENCE_KINDS = ("item_meta", "item_meta_hours", "review_text", "review_meta")
@@ -196,17 +200,17 @@ class OperatorNode(_Strict):
     """AND / OR over one or more children, or NOT over exactly one."""
 
     op: Literal["AND", "OR", "NOT"]
-    args: list["Node"] = Field(min_length=1)
+    args: list[Node] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _not_arity(self) -> "OperatorNode":
+    def _not_arity(self) -> OperatorNode:
         if self.op == "NOT" and len(self.args) != 1:
             raise ValueError(f"NOT takes exactly one child, got {len(self.args)}")
         return self
 
 
 Node = Annotated[
-    Union[Annotated[OperatorNode, Tag("operator")], Annotated[Condition, Tag("condition")]],
+    Annotated[OperatorNode, Tag("operator")] | Annotated[Condition, Tag("condition")],
     Discriminator(_node_tag),
 ]
 OperatorNode.model_rebuild()
@@ -294,8 +298,3 @@ def iter_nodes(node: OperatorNode | Condition, pointer: str = "/structure"):
         if isinstance(cur, OperatorNode):
             for i in range(len(cur.args) - 1, -1, -1):
                 stack.append((f"{ptr}/args/{i}", cur.args[i]))
-
-
-def conditions(node: OperatorNode | Condition, pointer: str = "/structure") -> list[tuple[str, Condition]]:
-    """Every condition with its JSON pointer, in document order."""
-    return [(p, n) for p, n in iter_nodes(node, pointer) if isinstance(n, Condition)]

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
 
 from dinecheck.errors import ShorthandError
 from dinecheck.requests.schema import Condition, OperatorNode
@@ -48,10 +47,10 @@ class Op:
     """AND / OR / NOT over shorthand children."""
 
     op: str
-    args: tuple["Shorthand", ...]
+    args: tuple[Shorthand, ...]
 
 
-Shorthand = Union[Name, Hop, Op]
+Shorthand = Name | Hop | Op
 
 _TOKEN = re.compile(r"""\s*(?:(?P<punct>[(),\[\]])|(?P<str>'|")|(?P<word>[^\s(),\[\]'"]+))""")
 _BARE = re.compile(r"[^\s(),\[\]'\"]+")
@@ -226,7 +225,7 @@ def _cmp(s: Shorthand, t: Shorthand, ptr: str, out: list[str]) -> None:
             out.append(f"{ptr}: shorthand has {s.op} with {len(s.args)} argument(s), the structure has {t.op} with "
                        f"{len(t.args)}")
             return
-        for i, (a, b) in enumerate(zip(s.args, t.args)):
+        for i, (a, b) in enumerate(zip(s.args, t.args, strict=True)):
             _cmp(a, b, f"{ptr}/args/{i}", out)
         return
     if isinstance(s, Name) and isinstance(t, Name):

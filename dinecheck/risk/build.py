@@ -168,7 +168,7 @@ def build_evidence(
             raise ExtractionError(f"the extractor returned {len(results)} results for {len(inputs)} reviews",
                                   f"extractor {extractor.name}")  # fmt: skip
         new = []
-        for (rv, h), res in zip(chunk, results):
+        for (rv, h), res in zip(chunk, results, strict=True):
             if res.review_id != rv.review_id:
                 raise ExtractionError(f"a result is for review {res.review_id!r}, expected {rv.review_id!r}",
                                       f"extractor {extractor.name}")  # fmt: skip

@@ -254,7 +254,7 @@ def _one(business_id: str, context: Mapping[str, Any], facts: Sequence[ReviewFac
         ex = f.exposure.get(code)
         if ex:
             exposure_ids.append(f.review_id)
-            for term, sentence in ex:
+            for term, _ in ex:
                 exposure_terms.setdefault(term)
             if len(quotes) < MAX_QUOTES:
                 quotes.append(Quote(f.review_id, "exposure", ex[0][1]))
@@ -267,7 +267,7 @@ def _one(business_id: str, context: Mapping[str, Any], facts: Sequence[ReviewFac
         sev, acc, inter = f.values.get("incident_severity"), f.values.get("account_type"), f.values.get("safety_interaction")
         decided = False
         if sev in INCIDENT_SEVERITIES and acc in ("firsthand", "secondhand"):
-            incidents.append(Incident(f.review_id, sev, acc, f.year))  # type: ignore[arg-type]
+            incidents.append(Incident(f.review_id, sev, acc, f.year))
             incident_ids.append(f.review_id)
             decided = True
             quotes.append(Quote(f.review_id, "incident", f.quotes.get("incident_severity") or _first(f.allergy_sentences)))

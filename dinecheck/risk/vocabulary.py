@@ -169,7 +169,7 @@ class Vocabulary:
         concerned: set[str] = set()
         exposure: dict[str, list[Mention]] = {}
         for si, h in term_hits:
-            kind, key = h.value  # type: ignore[misc]
+            kind, key = h.value
             if kind == "named":
                 if si in context:
                     concerned |= self.allergen_words[key]
@@ -208,7 +208,7 @@ def _sentences(folded: str) -> list[_Sentence]:
     cuts = [(m.start(), m.end()) for m in _SENTENCE_END.finditer(folded)]
     starts = [0, *(e for _, e in cuts)]
     ends = [*(s for s, _ in cuts), len(folded)]
-    return [_Sentence(a, b) for a, b in zip(starts, ends)]
+    return [_Sentence(a, b) for a, b in zip(starts, ends, strict=True)]
 
 
 

@@ -133,7 +133,7 @@ def test_an_off_name_is_its_allergen_for_sure_and_every_other_one_possibly() -> 
     ing = off_ingredient("SESAME")
     assert ing.id == "off_taxonomy_sesame" and ing.category == "off_taxonomy"
     assert ing.allergens["SESAME"] is RiskLevel.DEFINITE
-    assert {c: l for c, l in ing.allergens.items() if c != "SESAME"} == {
+    assert {c: lvl for c, lvl in ing.allergens.items() if c != "SESAME"} == {
         c: RiskLevel.POSSIBLE for c in ALLERGEN_CODES if c != "SESAME"}
 
 

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dinecheck.allergens.store import open_store
+from dinecheck.allergens.store.postgres import PostgresStore
 from dinecheck.cli.allergens import LabelInput, parse_label_lines
 from dinecheck.errors import DataError
-from dinecheck.allergens.store.postgres import PostgresStore
 
 CONTRACT_KEYS = ["id", "verdict", "allergens", "unmatched", "risk_phrases", "confidence", "match_rate", "reasons"]
 

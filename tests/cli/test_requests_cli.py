@@ -193,8 +193,15 @@ def test_hostile_inputs_end_in_one_line_errors(cli, tmp_path) -> None:
         {"aspect": "evil", "evidence": {"kind": "review_text", "pattern": "(a+)+$"}}]}}) + "\n")
     r = cli("requests", "validate", "--data", d, "--requests", evil)
     assert (r.code, r.out) == (2, "")
-    assert r.err == ("error: request E1 /structure/args/0 (evil): pattern '(a+)+$' ran longer than 0.25 s on review "
-                     "v1 of restaurant x; use a simpler pattern\n")
+    assert r.err == (f"error: {evil}:1 request E1 /structure/args/0/evidence/pattern: the pattern can take "
+                     "exponential time on some texts: nested quantifiers: a quantified part repeats inside another "
+                     "quantifier (+); rewrite it\n")  # rejected before it runs
+    evil.write_text(json.dumps({"id": "E1", "structure": {"op": "AND", "args": [
+        {"aspect": "evil", "evidence": {"kind": "review_text", "pattern": "(\\p{Ll}+)+\\d"}}]}}) + "\n")
+    r = cli("requests", "validate", "--data", d, "--requests", evil)  # not analysed statically: the timeout stops it
+    assert (r.code, r.out) == (2, "")
+    assert r.err == ("error: request E1 /structure/args/0 (evil): pattern '(\\\\p{Ll}+)+\\\\d' stopped on review v1 of "
+                     "restaurant x: one search ran longer than 0.25 s; use a simpler pattern\n")
     deep = tmp_path / "deep.jsonl"
     deep.write_text('{"id": "D", "structure": ' + '{"op": "NOT", "args": [' * 10_000 + "{}" + "]}" * 10_000 + "}\n")
     r = cli("requests", "validate", "--data", d, "--requests", deep)

@@ -39,7 +39,7 @@ def test_g1a_v2_with_replay_reproduces_the_expected_file(shared_data) -> None:
     )
     expected = [json.loads(line) for line in shared_file(shared_data, "g1a_allergy/expected_g1a_v2_k25.jsonl").open()]
     assert len(results) == len(expected) == 100
-    for res, exp in zip(results, expected):
+    for res, exp in zip(results, expected, strict=True):
         assert (res.business_id, res.name, res.n_filtered, res.status) == (exp["business_id"], exp["name"], exp["n_filtered"], "complete")
         assert_same_outputs(res.outputs, exp["outputs"])
     assert {r.outputs["VERDICT"] for r in results} >= {"Low Risk", "High Risk"}

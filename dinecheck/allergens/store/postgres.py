@@ -80,8 +80,12 @@ class PostgresStore(OntologyStore):
 
     @contextmanager
     def transaction(self, write: bool = False) -> Iterator[_PgTx]:
-        with self._lock, wrap_driver_errors(self.url, psycopg.Error):
-            with self._conn.transaction(), self._conn.cursor() as cur:
+        with (
+            self._lock,
+            wrap_driver_errors(self.url, psycopg.Error),
+            self._conn.transaction(),
+            self._conn.cursor() as cur,
+        ):
                 if not write:
                     cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 yield _PgTx(cur)

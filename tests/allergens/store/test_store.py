@@ -204,8 +204,7 @@ def test_reseeding_refuses_to_orphan_a_user_synonym(store_url: str, data_dir: Pa
 
 def test_a_failed_commit_rolls_back_and_the_store_stays_usable(store) -> None:
     n = store.stats().synonyms
-    with pytest.raises(StoreError, match="(?i)foreign key"):
-        with store.transaction(write=True) as tx:  # the dangling reference is only detected at COMMIT (deferred)
+    with pytest.raises(StoreError, match="(?i)foreign key"), store.transaction(write=True) as tx:  # the dangling reference is only detected at COMMIT (deferred)
             tx.execute("INSERT INTO ingredient_synonyms (synonym, synonym_normalized, canonical_id, synonym_type)"
                        " VALUES ('x', 'x', 'no_such_ingredient', 'USER')")  # fmt: skip
     assert store.stats().synonyms == n
