@@ -8,21 +8,9 @@ from typing import Annotated
 import typer
 
 from dinecheck.cli.common import DataDirOpt, LenientOpt, echo_json, load_data
-from dinecheck.cli.extractor_options import (
-    ApiKeyOpt,
-    BaseUrlOpt,
-    BatchOpt,
-    CacheOpt,
-    ConcurrencyOpt,
-    ConfigOpt,
-    ExtractorArg,
-    MaxCostOpt,
-    ModelOpt,
-    NoCacheOpt,
-    build_options,
-)
+from dinecheck.cli.extractor_options import ExtractorChoice, with_extractor_options
 from dinecheck.errors import DataError
-from dinecheck.extract.factory import DEFAULT_CONCURRENCY, make_extractor
+from dinecheck.extract.factory import make_extractor
 from dinecheck.risk.build import build_evidence
 from dinecheck.risk.evidence import LEVEL_WORDS, AllergenEvidence
 from dinecheck.risk.store import open_risk_store
@@ -37,30 +25,19 @@ AllergensOpt = Annotated[str, typer.Option("--allergens", help="Allergen codes (
 
 
 @app.command()
+@with_extractor_options
 def build(
     data: DataDirOpt,
+    extraction: ExtractorChoice,
     allergens: AllergensOpt = "ALL",
-    extractor: ExtractorArg = None,
     db: DbOpt = None,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    api_key: ApiKeyOpt = None,
-    config: ConfigOpt = None,
-    cache: CacheOpt = None,
-    no_cache: NoCacheOpt = False,
-    batch_size: BatchOpt = 1,
-    concurrency: ConcurrencyOpt = DEFAULT_CONCURRENCY,
-    max_cost: MaxCostOpt = None,
-    as_json: bool = typer.Option(False, "--json", help="Print the build report as one JSON object."),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the build report as one JSON object.")] = False,
     lenient: bool = LenientOpt,
 ) -> None:
     """Scan every review, extract allergy talk once (only new or changed reviews), write evidence to the store."""
     codes = parse_allergens(allergens)
     ds = load_data(data, lenient)
-    opts = build_options(base_url=base_url, model=model, api_key=api_key, config=config, cache=cache,
-                         no_cache=no_cache, batch_size=batch_size, concurrency=concurrency,
-                         max_cost=max_cost)  # fmt: skip
-    ex = make_extractor(extractor, opts)
+    ex = make_extractor(extraction.name, extraction.options)
     try:
         with open_risk_store(db) as store:
             index, report = build_evidence(ds, ex, codes=codes, store=store)
@@ -81,7 +58,7 @@ def build(
     typer.echo("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(levels.items())))
 
 
-def render_evidence(e: AllergenEvidence, name: str) -> list[str]:
+def render_evidence(e: AllergenEvidence) -> list[str]:
     lines = [f"{e.allergen:<10} {LEVEL_WORDS[e.level]} ({e.level})", f"           {e.summary}"]
     for q in e.quotes:
         lines.append(f"           [{q.kind}] {q.review_id}: \u201c{q.text}\u201d")
@@ -119,7 +96,7 @@ def show(
     typer.echo(f"{nm}  ({bid})" + (f"  {addr}" if addr else ""))
     for c in codes:
         if c in per:
-            for line in render_evidence(per[c], nm):
+            for line in render_evidence(per[c]):
                 typer.echo(line)
 
 
