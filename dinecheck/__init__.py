@@ -6,6 +6,9 @@ The public API, one entry point per capability (everything else is internal)::
     from dinecheck import load_seed, build_seed, make_extractor                         # Formula Seeds (Phase 2)
     from dinecheck import compile_task                                                  # task text → seed (Phase 1)
     from dinecheck import check_label, parse_profile, open_store                        # allergen labels
+    from dinecheck import build_evidence, open_risk_store, restaurant_evidence          # allergy evidence from reviews
+    from dinecheck import parse_where, parse_allergens, SearchResult                    # one answer: search …
+    from dinecheck.search import search                                                # … (dinecheck.search is the module)
 
 Verbs: ``build_seed`` checks a seed and builds the executable :class:`CompiledSeed`; ``compile_task`` (the CLI's
 ``seed compile``) asks a language model to write a seed for a task. Errors all derive from :class:`DinecheckError` (see :mod:`dinecheck.errors`).
@@ -41,6 +44,8 @@ if TYPE_CHECKING:
     from dinecheck.extract.factory import make_extractor
     from dinecheck.formula import CompiledSeed, RestaurantResult, build_seed, load_seed
     from dinecheck.requests import Engine, load_requests, validate_requests
+    from dinecheck.risk import AllergenEvidence, EvidenceIndex, build_evidence, open_risk_store
+    from dinecheck.search import ConditionResult, SearchResult, parse_allergens, parse_where, restaurant_evidence
 
 # Imported on first use (PEP 562), so ``import dinecheck`` — and every CLI command — loads only what it needs.
 _LAZY = {
@@ -59,6 +64,15 @@ _LAZY = {
     "Engine": "dinecheck.requests",
     "load_requests": "dinecheck.requests",
     "validate_requests": "dinecheck.requests",
+    "AllergenEvidence": "dinecheck.risk",
+    "EvidenceIndex": "dinecheck.risk",
+    "build_evidence": "dinecheck.risk",
+    "open_risk_store": "dinecheck.risk",
+    "ConditionResult": "dinecheck.search",
+    "SearchResult": "dinecheck.search",
+    "parse_allergens": "dinecheck.search",
+    "parse_where": "dinecheck.search",
+    "restaurant_evidence": "dinecheck.search",
 }
 
 
@@ -77,26 +91,31 @@ __version__ = "0.1.0"
 
 
 __all__ = [
+    "AllergenEvidence",
     "AuditQueryError",
     "BudgetExceeded",
     "CompiledSeed",
+    "ConditionResult",
     "ConfigError",
     "DataError",
     "Dataset",
     "DinecheckError",
     "Engine",
     "EvaluationError",
+    "EvidenceIndex",
     "ExpressionError",
     "ExtractionError",
     "LabelResult",
     "OntologyError",
     "RequestError",
     "RestaurantResult",
+    "SearchResult",
     "SeedError",
     "ShorthandError",
     "SpecError",
     "StoreError",
     "__version__",
+    "build_evidence",
     "build_seed",
     "check_label",
     "compile_task",
@@ -104,7 +123,11 @@ __all__ = [
     "load_requests",
     "load_seed",
     "make_extractor",
+    "open_risk_store",
     "open_store",
+    "parse_allergens",
     "parse_profile",
+    "parse_where",
+    "restaurant_evidence",
     "validate_requests",
 ]
