@@ -1,6 +1,6 @@
 """The ``dinecheck`` command line: a thin typer shell over the core packages.
 
-Each command group lives in its own module (``requests``, ``seed``, ``allergens``, ``importer``, ``demo``). User errors
+Each command group lives in its own module (``requests``, ``seed``, ``allergens``, ``importer``, ``demo``, ``serve``). User errors
 (:class:`~dinecheck.errors.DinecheckError`) are printed as one line on stderr with exit code 2; never a traceback.
 """
 
@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from dinecheck.cli import allergens, demo, importer, requests, seed
+from dinecheck.cli import allergens, demo, importer, requests, seed, serve
 from dinecheck.cli.common import run_app
 
 app = typer.Typer(
@@ -26,6 +26,7 @@ app.add_typer(seed.app, name="seed")
 app.add_typer(allergens.app, name="allergens")
 app.add_typer(importer.app, name="import")
 app.command("demo")(demo.demo)
+app.command("serve")(serve.serve)
 
 
 def main(argv: list[str] | None = None) -> None:
