@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from fastapi import APIRouter, Request, UploadFile
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
-from starlette.datastructures import FormData
+from starlette.datastructures import FormData, UploadFile
 
 from dinecheck.allergens.audit import check_and_audit
 from dinecheck.allergens.tokenize import MAX_LABEL_CHARS
