@@ -5,6 +5,8 @@ The public API, one entry point per capability (everything else is internal)::
     from dinecheck import load_dataset, Engine, load_requests, validate_requests      # requests
     from dinecheck import load_seed, compile_seed, make_extractor                       # Formula Seeds
     from dinecheck import check_label, parse_profile, open_store                        # allergen labels
+    from dinecheck import build_evidence, open_risk_store                               # allergy evidence from reviews
+    from dinecheck import search, restaurant_evidence, parse_where, parse_allergens     # one answer: search
 
 Errors all derive from :class:`DinecheckError` (see :mod:`dinecheck.errors`).
 """
@@ -31,18 +33,23 @@ from dinecheck.errors import (
 from dinecheck.extract.factory import make_extractor
 from dinecheck.formula import CompiledSeed, RestaurantResult, compile_seed, load_seed
 from dinecheck.requests import Engine, load_requests, validate_requests
+from dinecheck.risk import AllergenEvidence, EvidenceIndex, build_evidence, open_risk_store
+from dinecheck.search import ConditionResult, SearchResult, parse_allergens, parse_where, restaurant_evidence, search
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AllergenEvidence",
     "AuditQueryError",
     "BudgetExceeded",
     "CompiledSeed",
+    "ConditionResult",
     "ConfigError",
     "DataError",
     "Dataset",
     "DinecheckError",
     "Engine",
+    "EvidenceIndex",
     "EvaluationError",
     "ExpressionError",
     "ExtractionError",
@@ -50,18 +57,25 @@ __all__ = [
     "OntologyError",
     "RequestError",
     "RestaurantResult",
+    "SearchResult",
     "SeedError",
     "ShorthandError",
     "SpecError",
     "StoreError",
     "__version__",
+    "build_evidence",
     "check_label",
     "compile_seed",
     "load_dataset",
     "load_requests",
     "load_seed",
     "make_extractor",
+    "open_risk_store",
     "open_store",
+    "parse_allergens",
     "parse_profile",
+    "parse_where",
+    "restaurant_evidence",
+    "search",
     "validate_requests",
 ]

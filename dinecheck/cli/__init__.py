@@ -1,6 +1,7 @@
 """The ``dinecheck`` command line: a thin typer shell over the core packages.
 
-Each command group lives in its own module (``requests``, ``seed``, ``allergens``, ``importer``, ``demo``, ``serve``). User errors
+Each command group lives in its own module (``requests``, ``seed``, ``allergens``, ``importer``, ``demo``, ``risk``,
+``search``, ``serve``). User errors
 (:class:`~dinecheck.errors.DinecheckError`) are printed as one line on stderr with exit code 2; never a traceback.
 """
 
@@ -10,7 +11,8 @@ import sys
 
 import typer
 
-from dinecheck.cli import allergens, demo, importer, requests, seed, serve
+from dinecheck.cli import allergens, demo, importer, requests, risk, seed, serve
+from dinecheck.cli.search import search_cmd
 from dinecheck.cli.common import run_app
 
 app = typer.Typer(
@@ -25,7 +27,9 @@ app.add_typer(requests.app, name="requests")
 app.add_typer(seed.app, name="seed")
 app.add_typer(allergens.app, name="allergens")
 app.add_typer(importer.app, name="import")
+app.add_typer(risk.app, name="risk")
 app.command("demo")(demo.demo)
+app.command("search")(search_cmd)
 app.command("serve")(serve.serve)
 
 

@@ -180,7 +180,7 @@ class CompiledSeed:
         self.warnings = list(warnings)
         self.fields: list[FieldSpec] = list(seed.extract.fields)
         self._enums = {f.name: set(f.values) for f in self.fields}
-        self.keyword_filter = KeywordFilter(seed.filter.keywords)
+        self.keyword_filter = KeywordFilter(seed.filter.keywords, seed.filter.match)
         self.outputs = list(dict.fromkeys(seed.output))
         filters: dict[str, Predicate] = {}
         steps: list[CompiledStep] = []
@@ -198,7 +198,7 @@ class CompiledSeed:
 
     # ------------------------------------------------------------------------------------------------ stages
     def filter_reviews(self, reviews: Iterable[Review]) -> list[Review]:
-        """The reviews whose lower-cased text contains a keyword, in input order."""
+        """The reviews whose lower-cased text contains a keyword (substring or whole word), in input order."""
         kf = self.keyword_filter
         return [r for r in reviews if kf.matches(r.text)]
 

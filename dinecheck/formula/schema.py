@@ -56,9 +56,11 @@ Where = Annotated[dict[Annotated[str, Field(max_length=200)], Condition], Field(
 
 
 class FilterSection(_Model):
-    """Which reviews are relevant: lower-cased text contains any lower-cased keyword as a substring."""
+    """Which reviews are relevant: lower-cased text contains any lower-cased keyword — as a substring (``match``
+    ``"substring"``, the default) or as a whole word or phrase (``"word"``: "nut" does not match "donut")."""
 
     keywords: list[Annotated[StrictStr, Field(min_length=1, max_length=200)]] = Field(min_length=1, max_length=MAX_KEYWORDS)
+    match: Literal["substring", "word"] = "substring"
 
 
 class ExtractSection(_Model):
