@@ -51,6 +51,12 @@ class RequestError(SpecError):
     """A request is invalid; ``location`` is ``"<request id> <JSON path>"``."""
 
 
+class LintError(RequestError):
+    """A request refers to something the dataset does not have (an unknown attribute path, a malformed hours window;
+    with ``--strict`` also a value never seen, an unknown friend, a pattern matching no review). ``more`` counts the
+    further findings not named in the message."""
+
+
 class ShorthandError(SpecError):
     """Request shorthand cannot be parsed; ``location`` names the column."""
 

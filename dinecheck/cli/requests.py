@@ -1,4 +1,4 @@
-"""CLI: ``dinecheck requests validate | match | schema | shorthand`` — a thin shell over :mod:`dinecheck.requests`.
+"""CLI: ``dinecheck requests validate | match | catalog | schema | shorthand`` — a thin shell over :mod:`dinecheck.requests`.
 
 Contract (other tools depend on it): ``validate`` exits 0 when every request is ``ok``, 1 otherwise, 2 on invalid
 input; ``--json`` prints one object per request with exactly ``request_id, group, status, matches, gold_restaurant``.
@@ -10,22 +10,44 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, Optional
 
 import typer
 
 from dinecheck.cli.common import LenientOpt, echo_json, load_data
-
-from dinecheck.errors import RequestError, ShorthandError
+from dinecheck.dataset import Dataset
+from dinecheck.errors import LintError, RequestError, ShorthandError
 from dinecheck.requests import shorthand as sh
+from dinecheck.requests.catalog import Catalog, build_catalog
+from dinecheck.requests.lint import Linter
 from dinecheck.requests.evaluate import Engine, NodeResult
 from dinecheck.requests.load import find_request, load_groundtruth, load_request, load_requests
-from dinecheck.requests.schema import request_json_schema
-from dinecheck.requests.validate import STATUSES, summary_by_group, validate_requests
+from dinecheck.requests.schema import Request, request_json_schema
+from dinecheck.requests.validate import ALL_STATUSES, STATUSES, SUCCESS_STATUSES, summary_by_group, validate_requests
 
 app = typer.Typer(help="Evaluate, explain and validate structured restaurant requests.", no_args_is_help=True)
 
 DataOpt = typer.Option(..., "--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl, social.json).")
+StrictOpt = typer.Option(False, "--strict", help="Lint warnings (value never seen, unknown friend, pattern matching "
+                                                 "no review) are errors too.")
+NoLintOpt = typer.Option(False, "--no-lint", help="Skip the lint of conditions against the dataset's catalog.")
+
+
+def lint_or_fail(ds: Dataset, reqs: Sequence[Request], source: str, *, strict: bool) -> None:
+    """Lint requests against the dataset: warnings go to stderr; an error (or, with ``strict``, any finding) raises a
+    :class:`LintError` naming the request id and JSON pointer (exit 2). Evaluation itself is unchanged."""
+    issues = Linter(build_catalog(ds), ds).lint_all(reqs)
+    fatal = [i for i in issues if strict or i.severity == "error"]
+    for i in issues:
+        if i not in fatal:
+            print(f"warning: {i}", file=sys.stderr)
+    if fatal:
+        first = fatal[0]
+        more = f" (and {len(fatal) - 1} more lint finding(s))" if len(fatal) > 1 else ""
+        for i in fatal[1:]:
+            print(f"error: {source} {i}", file=sys.stderr)
+        raise LintError(first.message + more, f"{source} {first.location}")
 
 
 @app.command()
@@ -36,11 +58,16 @@ def validate(
                                                help="Gold answers (request_id, gold_restaurant)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per request."),
     lenient: bool = LenientOpt,
+    strict: bool = StrictOpt,
+    no_lint: bool = NoLintOpt,
 ) -> None:
-    """Evaluate every request against every restaurant and report its status (exit 0 only when all are ok)."""
+    """Evaluate every request against every restaurant and report its status (exit 0 only when all are ok, or
+    unique for requests without a gold)."""
     reqs = load_requests(requests)
     gold = load_groundtruth(groundtruth) if groundtruth is not None else None
     ds = load_data(data, lenient)
+    if not no_lint:
+        lint_or_fail(ds, reqs, str(requests), strict=strict)
     results = validate_requests(Engine(ds), reqs, gold)
     if as_json:
         for r in results:
@@ -60,12 +87,14 @@ def validate(
             for rid, w in warned:
                 typer.echo(f"warning: {rid}: {w}")
         typer.echo("")
-        typer.echo(f"{'group':<6} {'total':>5} " + " ".join(f"{s:>14}" for s in STATUSES))
+        columns = ALL_STATUSES if any(r.gold_restaurant is None for r in results) else STATUSES
+        typer.echo(f"{'group':<6} {'total':>5} " + " ".join(f"{s:>14}" for s in columns))
         for g, counts in summary_by_group(results).items():
-            typer.echo(f"{g:<6} {sum(counts.values()):>5} " + " ".join(f"{counts[s]:>14}" for s in STATUSES))
+            typer.echo(f"{g:<6} {sum(counts.values()):>5} " + " ".join(f"{counts[s]:>14}" for s in columns))
         n_ok = sum(1 for r in results if r.status == "ok")
-        typer.echo(f"\n{n_ok} of {len(results)} requests ok")
-    if any(r.status != "ok" for r in results):
+        n_unique = sum(1 for r in results if r.status == "unique")
+        typer.echo(f"\n{n_ok} of {len(results)} requests ok" + (f", {n_unique} unique (no gold)" if n_unique else ""))
+    if any(r.status not in SUCCESS_STATUSES for r in results):
         raise typer.Exit(1)
 
 
@@ -103,6 +132,8 @@ def match(
     explain: bool = typer.Option(False, "--explain", help="Show the evaluated tree with each condition's evidence."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per restaurant."),
     lenient: bool = LenientOpt,
+    strict: bool = StrictOpt,
+    no_lint: bool = NoLintOpt,
 ) -> None:
     """Show the restaurants matching one request (exit 0 when at least one matches, 1 when none does)."""
     if (request is None) == (requests is None):
@@ -116,6 +147,8 @@ def match(
             raise RequestError("--id goes with --requests, not --request", "match")
         req = load_request(request)  # type: ignore[arg-type]
     ds = load_data(data, lenient)
+    if not no_lint:
+        lint_or_fail(ds, [req], str(requests if requests is not None else request), strict=strict)
     engine = Engine(ds)
     ranked = engine.rank(req)
     shown = ranked if show_all else [x for x in ranked if x.value == 1]
@@ -172,3 +205,46 @@ def shorthand_cmd(
         bad += bool(problems)
     if bad:
         raise typer.Exit(1)
+
+
+def render_catalog(cat: Catalog, max_values: int = 8) -> list[str]:
+    """The catalog as text: attributes with values and counts, categories, hours, review fields, reviewers."""
+    lines = [f"dataset {cat.source or '-'}: {cat.n_restaurants} restaurants, {cat.n_reviews} reviews", "",
+             f"attributes ({len(cat.attributes)} paths; value=count, '-'=missing)"]
+    for a in cat.attributes:
+        if a.kind == "dict":
+            vals = "sub-keys: " + ", ".join(a.children)
+        else:
+            shown = [f"{v.text}={v.count}" for v in a.values[:max_values]]
+            if len(a.values) > max_values:
+                shown.append(f"… {len(a.values) - max_values} more")
+            vals = "  ".join(shown)
+        lines.append(f"  {a.key:<34} {a.label:<30} {vals}  -={a.n_missing}")
+    lines += ["", f"categories ({len(cat.categories)})"]
+    lines += [f"  {c.count:>5}  {c.name}" for c in cat.categories]
+    lines += ["", "hours (restaurants open / missing / malformed, earliest opening, latest closing)"]
+    for h in cat.hours:
+        j = h.to_json()
+        lines.append(f"  {h.day:<10} {h.n_open:>5} {h.n_missing:>5} {h.n_malformed:>5}  "
+                     f"{j['earliest_open'] or '-':>6} {j['latest_close'] or '-':>6}")
+    lines += ["", "review metadata (path, kind, reviews with a value, min, max)"]
+    lines += [f"  {'.'.join(f.path):<22} {f.kind:<7} {f.n_present:>7}  {f.min} .. {f.max}  ({f.label})"
+              for f in cat.review_fields]
+    lines += ["", (f"reviewers: {len(cat.reviewers)}; friend graph: {cat.friend_graph_people} people, "
+                   f"{cat.friend_graph_edges} friendships")]
+    return lines
+
+
+@app.command()
+def catalog(
+    data: Path = DataOpt,
+    as_json: bool = typer.Option(False, "--json", help="The whole catalog as one JSON object."),
+    lenient: bool = LenientOpt,
+) -> None:
+    """List what requests can ask about: attribute paths with values and counts, categories, hours, review fields."""
+    cat = build_catalog(load_data(data, lenient))
+    if as_json:
+        echo_json(cat.to_json())
+        return
+    for line in render_catalog(cat):
+        typer.echo(line)

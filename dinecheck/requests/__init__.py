@@ -1,5 +1,6 @@
 """Structured restaurant requests: schema, shorthand, evaluation with explanations, and validation statuses."""
 
+from dinecheck.requests.catalog import Catalog, build_catalog
 from dinecheck.requests.evaluate import Engine, NodeResult, RankedRestaurant
 from dinecheck.requests.evidence import ConditionOutcome
 from dinecheck.requests.load import load_groundtruth, load_request, load_requests
@@ -8,6 +9,7 @@ from dinecheck.requests.validate import STATUSES, RequestValidation, status_of, 
 
 __all__ = [
     "STATUSES",
+    "Catalog",
     "Condition",
     "ConditionOutcome",
     "Engine",
@@ -16,6 +18,7 @@ __all__ = [
     "RankedRestaurant",
     "Request",
     "RequestValidation",
+    "build_catalog",
     "load_groundtruth",
     "load_request",
     "load_requests",

@@ -1,8 +1,9 @@
 """Validation of a request set against a dataset: the status of every request (evidence_semantics.md §1).
 
 ``ok`` when exactly the gold restaurant matches; ``no_match`` when nothing matches; ``multi_match`` when two or more
-match including the gold; ``gold_not_match`` when others match but not the gold. A request without a gold id is never
-``ok``. Each result also carries warnings: shorthand that disagrees with the structure, a gold id not in the dataset.
+match including the gold; ``gold_not_match`` when others match but not the gold. A request without a gold id (a new
+request being written) is ``unique`` when exactly one restaurant matches, ``multi_match`` when several do, ``no_match``
+when none does; it is never ``ok`` or ``gold_not_match``. Each result also carries warnings: shorthand that disagrees with the structure, a gold id not in the dataset.
 """
 
 from __future__ import annotations
@@ -18,12 +19,20 @@ from dinecheck.requests.evaluate import Engine
 from dinecheck.requests.schema import Request
 
 STATUSES = ("ok", "no_match", "multi_match", "gold_not_match")
+"""Statuses of requests with a gold restaurant."""
+NO_GOLD_STATUSES = ("unique", "no_match", "multi_match")
+"""Statuses of requests without a gold restaurant."""
+ALL_STATUSES = ("ok", "unique", "no_match", "multi_match", "gold_not_match")
+SUCCESS_STATUSES = frozenset({"ok", "unique"})
+"""Statuses that count as success (``validate`` exits 0 when every request has one)."""
 
 
 def status_of(matches: Sequence[str], gold: str | None) -> str:
-    """The validation status for the matching ids and the gold id."""
+    """The validation status for the matching ids and the gold id (None: no gold given)."""
     if not matches:
         return "no_match"
+    if gold is None:
+        return "unique" if len(matches) == 1 else "multi_match"
     if gold is not None and gold in matches:
         return "ok" if len(matches) == 1 else "multi_match"
     return "gold_not_match"
@@ -63,9 +72,7 @@ def validate_requests(engine: Engine, requests: Sequence[Request],
         warnings: list[str] = []
         if req.shorthand is not None:
             warnings += [f"shorthand: {w}" for w in shorthand.compare(req.shorthand, req.structure)]
-        if gold is None:
-            warnings.append("no gold restaurant given")
-        elif gold not in ids:
+        if gold is not None and gold not in ids:
             warnings.append(f"gold restaurant {gold} is not in the dataset")
         out.append(RequestValidation(req.id, req.group, status_of(matches, gold), matches, gold, tuple(warnings)))
     return out

@@ -50,7 +50,9 @@ def test_validate_statuses_and_exit_1(cli, tmp_path) -> None:
     assert r.code == 1
     got = {(x["request_id"], x["status"]) for x in map(json.loads, r.out.splitlines())}
     assert got == {("S01", "ok"), ("X1", "gold_not_match"), ("X2", "no_match"), ("X3", "multi_match"), ("X4", "ok")}
-    assert r.err == ("warning: X4: shorthand: /structure: shorthand has AND with 2 argument(s), the structure has "
+    assert r.err == ("warning: request X2 /structure/args/0/evidence/pattern: pattern 'zzzzqqq' matches no review "
+                     "in the dataset\n"
+                     "warning: X4: shorthand: /structure: shorthand has AND with 2 argument(s), the structure has "
                      "AND with 3\n")
     human = cli("requests", "validate", "--data", SAMPLE, "--requests", f)
     assert human.code == 1
@@ -203,3 +205,71 @@ def test_hostile_inputs_end_in_one_line_errors(cli, tmp_path) -> None:
     junk.write_bytes(b"\x00\xff{[(" * 250_000)
     r = cli("requests", "validate", "--data", d, "--requests", junk)
     assert r.code == 2 and r.err.startswith(f"error: {junk}:1: ") and r.err.count("\n") == 1
+
+
+def test_catalog_human_and_json(cli) -> None:
+    r = cli("requests", "catalog", "--data", SAMPLE)
+    assert r.code == 0, r
+    assert r.out.splitlines()[0].startswith(f"dataset {SAMPLE}: ")
+    assert "attributes (" in r.out and "hours (" in r.out and "review metadata" in r.out
+    j = cli("requests", "catalog", "--data", SAMPLE, "--json")
+    assert j.code == 0 and j.err == ""
+    obj = json.loads(j.out)
+    assert list(obj) == ["source", "n_restaurants", "n_reviews", "attributes", "fields", "categories", "hours",
+                         "review_fields", "reviewers", "friend_graph"]
+    wifi = next(a for a in obj["attributes"] if a["key"] == "WiFi")
+    assert wifi["label"] == "Wi-Fi" and wifi["path"] == ["attributes", "WiFi"]
+    assert sum(v["count"] for v in wifi["values"]) + wifi["n_missing"] == obj["n_restaurants"]
+
+
+def test_catalog_bad_data_dir(cli, tmp_path) -> None:
+    r = cli("requests", "catalog", "--data", tmp_path / "nope")
+    assert r.code == 2 and r.err.startswith("error: ") and "not a dataset directory" in r.err
+
+
+def _one(tmp_path, evidence, rid="L1", negate=False):
+    leaf = {"aspect": "c", "evidence": evidence}
+    node = {"op": "NOT", "args": [leaf]} if negate else leaf
+    f = tmp_path / "one.jsonl"
+    f.write_text(json.dumps({"id": rid, "group": "G01", "structure": {"op": "AND", "args": [node]},
+                             "gold_restaurant": "smp-golden-lantern"}) + "\n")
+    return f
+
+
+@pytest.mark.parametrize("negate", [False, True])
+def test_lint_error_exit_2_names_request_and_pointer(cli, tmp_path, negate) -> None:
+    f = _one(tmp_path, {"kind": "item_meta", "path": ["attributes", "RestaurantsTakeout"], "true": "True"},
+             negate=negate)
+    ptr = "/structure/args/0/args/0/evidence/path" if negate else "/structure/args/0/evidence/path"
+    for cmd in (("validate", "--requests", f), ("match", "--requests", f, "--id", "L1")):
+        r = cli("requests", *cmd, "--data", SAMPLE)
+        assert (r.code, r.out) == (2, ""), r
+        assert r.err == (f"error: {f} request L1 {ptr}: unknown attribute path attributes.RestaurantsTakeout: "
+                         "no restaurant has it (did you mean 'RestaurantsTakeOut'?)\n")
+    # --no-lint restores the old silent behaviour (the condition is unknown for every restaurant)
+    r = cli("requests", "validate", "--data", SAMPLE, "--requests", f, "--json", "--no-lint")
+    assert r.code == 1 and json.loads(r.out)["status"] == "no_match"
+
+
+def test_lint_hours_window_error(cli, tmp_path) -> None:
+    f = _one(tmp_path, {"kind": "item_meta_hours", "path": ["hours", "Friday"], "true": "9am-11am"})
+    r = cli("requests", "validate", "--data", SAMPLE, "--requests", f)
+    assert r.code == 2
+    assert r.err.startswith(f"error: {f} request L1 /structure/args/0/evidence/true: malformed hours window '9am-11am'")
+
+
+def test_lint_warning_then_strict(cli, tmp_path) -> None:
+    f = _one(tmp_path, {"kind": "review_text", "pattern": "music", "social_filter": {"friends": ["zed"]}})
+    r = cli("requests", "match", "--data", SAMPLE, "--requests", f, "--id", "L1")
+    assert r.code == 1                       # evaluated as before: nobody in the circle
+    assert r.err.startswith("warning: request L1 /structure/args/0/evidence/social_filter/friends/0: unknown friend "
+                            "'zed'")
+    s = cli("requests", "match", "--data", SAMPLE, "--requests", f, "--id", "L1", "--strict")
+    assert (s.code, s.out) == (2, "")
+    assert s.err.startswith(f"error: {f} request L1 /structure/args/0/evidence/social_filter/friends/0: unknown friend")
+
+
+def test_dev_requests_validate_clean_with_strict_lint(cli, shared_data) -> None:
+    d = shared_file(shared_data, "philly_cafes")
+    r = cli("requests", "validate", "--data", d, "--requests", d / "requests_dev.jsonl", "--strict", "--json")
+    assert r.code == 0 and r.err == ""
