@@ -19,12 +19,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from dinecheck.allergens.audit import check_and_audit
 from dinecheck.allergens.pipeline import parse_profile
 from dinecheck.allergens.tokenize import MAX_LABEL_CHARS
-from dinecheck.errors import ConfigError, DinecheckError, RequestError
+from dinecheck.errors import ConfigError, DinecheckError
 from dinecheck.extract.base import Extractor
 from dinecheck.extract.factory import ExtractorOptions, make_extractor
 from dinecheck.formula import compile_seed
 from dinecheck.requests import parse_request, validate_requests
 from dinecheck.requests.load import load_requests
+from dinecheck.search import parse_allergens, parse_where, request_catalog_from
 from dinecheck.web import finder, views
 from dinecheck.web.config import MAX_LABELS_PER_REQUEST, MAX_SEARCH_LIMIT
 from dinecheck.web.safety import WebError
@@ -46,7 +47,8 @@ Profile = list[str] | str
 
 class SearchBody(_Body):
     request: dict[str, Any] | None = Field(None, description="A request object (request_structure.md).")
-    where: str | None = Field(None, description="A request as JSON text (shorthand needs the search module).")
+    where: str | None = Field(None, description="A request or structure as JSON text, or shorthand over the "
+                              "condition names of the data directory's request files (as `search --where`).")
     allergens: Profile = Field(default_factory=list, description="Allergen codes, a list or 'PEANUT,MILK' or 'ALL'.")
     limit: int = Field(20, ge=1, le=MAX_SEARCH_LIMIT)
     near: bool = False
@@ -104,27 +106,27 @@ def state_of(request: Request) -> AppState:
     return st
 
 
-def profile_of(value: Profile, where: str = "allergens") -> tuple[str, ...]:
-    """Allergen codes from a list or a comma-separated string; an empty profile is allowed (no allergy)."""
+def profile_of(value: Profile, where: str = "allergens", *, codes_only: bool = False) -> tuple[str, ...]:
+    """Allergen codes (or, unless ``codes_only`` as for label checks, common names such as PEANUTS, DAIRY) from a
+    list or a comma-separated string; an empty profile is allowed (no allergy)."""
     text = value if isinstance(value, str) else ",".join(value)
     if not text.strip():
         return ()
     try:
-        return parse_profile(text)
+        return parse_profile(text) if codes_only else parse_allergens(text)
     except DinecheckError as exc:
         raise WebError(400, where, exc.reason) from None
 
 
-def _request_from(obj: dict[str, Any] | None, where_text: str | None) -> Any:
+def _request_from(st: AppState, obj: dict[str, Any] | None, where_text: str | None) -> Any:
     if obj is not None and where_text is not None:
         raise WebError(400, "request", "give either 'request' or 'where', not both")
     if where_text is not None:
+        catalog, source = st.remembered("where_catalog", lambda: request_catalog_from(st.data_dir))
         try:
-            obj = json.loads(where_text)
-        except json.JSONDecodeError as exc:
-            raise RequestError(f"not a JSON request ({exc.msg} at column {exc.colno})", "where") from None
-        if isinstance(obj, dict) and "op" in obj:
-            obj = {"id": "where", "structure": obj}
+            return parse_where(where_text, catalog, source)
+        except DinecheckError as exc:
+            raise type(exc)(exc.reason, "where") from None
     if obj is None:
         return None
     if isinstance(obj, dict) and "id" not in obj:
@@ -135,10 +137,10 @@ def _request_from(obj: dict[str, Any] | None, where_text: str | None) -> Any:
 @router.post("/search", summary="Ranked places for a request and an allergy profile (dinecheck search --json).")
 def search(body: SearchBody, request: Request) -> dict[str, Any]:
     st = state_of(request)
-    req = _request_from(body.request, body.where)
+    req = _request_from(st, body.request, body.where)
     profile = profile_of(body.allergens)
     with st.engine_locked() as engine:
-        results = finder.search(engine, req, profile, limit=body.limit, near=body.near)
+        results = finder.search(engine, st.evidence, req, profile, limit=body.limit, near=body.near)
     return {"results": results}
 
 
@@ -172,7 +174,7 @@ def validate(body: ValidateBody, request: Request) -> dict[str, Any]:
 @router.post("/allergens/check", summary="Check ingredient labels (dinecheck allergens check --json).")
 def allergens_check(body: CheckBody, request: Request) -> dict[str, Any]:
     st = state_of(request)
-    profile = profile_of(body.allergens)
+    profile = profile_of(body.allergens, codes_only=True)
     if not profile:
         raise WebError(400, "allergens", "choose at least one allergen (codes like PEANUT,MILK, or ALL)")
     if (body.ingredients_text is None) == (body.labels is None):
@@ -202,8 +204,9 @@ def restaurant(business_id: str, request: Request) -> dict[str, Any]:
 def restaurant_allergy(business_id: str, request: Request, allergens: str = "ALL") -> dict[str, Any]:
     st = state_of(request)
     views.restaurant_or_404(st, business_id)
-    profile = profile_of(allergens) or parse_profile("ALL")
-    return {"business_id": business_id, "allergy": views.allergy_evidence(st, business_id, profile)}
+    profile = profile_of(allergens) or profile_of("ALL")
+    return {"business_id": business_id,
+            "allergy": {c: ev.to_json() for c, ev in views.allergy_evidence(st, business_id, profile).items()}}
 
 
 def _seed_extractor(st: AppState, body: SeedRunBody, tmp: Path) -> Extractor:

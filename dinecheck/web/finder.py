@@ -1,9 +1,5 @@
-"""Search for the web layer: a request (or none) + an allergy profile → ranked results in ``dinecheck search``'s JSON
-shape (issue 11's contract: ``business_id, name, rank, request_value, conditions, allergy``).
-
-A thin adapter: request matching comes from the request engine; the allergy evidence from :mod:`dinecheck.search`
-when that module is present (see :func:`allergy_source`).
-"""
+"""Search for the web layer: a thin adapter over :func:`dinecheck.search.search` (request match ⋈ allergy evidence),
+returning ``dinecheck search --json``'s objects plus what a result card shows (address, stars, hours in words)."""
 
 from __future__ import annotations
 
@@ -11,30 +7,25 @@ from collections.abc import Sequence
 from typing import Any
 
 from dinecheck.requests import Engine, Request
-from dinecheck.requests.evaluate import NodeResult
+from dinecheck.search import EvidenceSource
+from dinecheck.search import search as core_search
 
 
-def condition_rows(tree: NodeResult) -> list[dict[str, Any]]:
-    """``[{"aspect", "value", "reason"}]`` for every leaf condition of an explained request tree."""
-    return [{"aspect": leaf.aspect, "value": leaf.value, "reason": leaf.outcome.rule if leaf.outcome else ""}
-            for leaf in tree.leaves()]
+def search(engine: Engine, evidence: EvidenceSource, request: Request | None, allergens: Sequence[str], *,
+           limit: int, near: bool = False) -> list[dict[str, Any]]:
+    """Ranked results as the ``search --json`` lines (``business_id, name, rank, request_value, conditions,
+    allergy``) — the contract, nothing added."""
+    return [r.to_json() for r in core_search(engine.dataset, request=request, allergens=allergens, evidence=evidence,
+                                             near=near, limit=limit, engine=engine)]
 
 
-def search(engine: Engine, request: Request | None, allergens: Sequence[str], *, limit: int,
-           near: bool = False) -> list[dict[str, Any]]:
-    """Matching restaurants (with ``near``, also those that fail only on unknown conditions), best first."""
-    rows: list[dict[str, Any]] = []
-    if request is None:
-        for r in engine.dataset.restaurants:
-            rows.append({"business_id": r.business_id, "name": r.name, "request_value": 1, "conditions": [],
-                         "allergy": {}})
-    else:
-        for ranked in engine.rank(request):
-            if ranked.value == 1 or (near and ranked.value == 0):
-                r = ranked.restaurant
-                rows.append({"business_id": r.business_id, "name": r.name, "request_value": ranked.value,
-                             "conditions": condition_rows(ranked.tree), "allergy": {}})
-    rows = rows[:limit]
-    for i, row in enumerate(rows, start=1):
-        row["rank"] = i
-    return rows
+def cards(engine: Engine, evidence: EvidenceSource, request: Request | None, allergens: Sequence[str], *,
+          limit: int) -> list[dict[str, Any]]:
+    """The same ranking for the *find a place* page: each contract object with ``address, stars, hours,
+    categories``."""
+    out = []
+    for r in core_search(engine.dataset, request=request, allergens=allergens, evidence=evidence, limit=limit,
+                         engine=engine):
+        out.append({**r.to_json(), "address": r.address, "stars": r.stars, "hours": r.hours,
+                    "categories": r.categories})
+    return out

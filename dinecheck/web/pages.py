@@ -65,14 +65,13 @@ def find_page(request: Request) -> HTMLResponse:
         if searched:
             req = request_of(form)
             with st.engine_locked() as engine:
-                results = finder.search(engine, req, profile, limit=PAGE_RESULTS)
+                results = finder.cards(engine, st.evidence, req, profile, limit=PAGE_RESULTS)
     except (WebError, DinecheckError) as exc:
         where, why = (exc.where, exc.why) if isinstance(exc, WebError) else (exc.location or "form", exc.reason)
         return _render(request, "find.html", status=400, form=form, wishes=_wish_options(st), days=DAYS,
-                       results=[], searched=False, error=f"{where}: {why}", details={})
-    details = {r["business_id"]: _card(st, r["business_id"]) for r in results}
+                       results=[], searched=False, error=f"{where}: {why}")
     return _render(request, "find.html", form=form, wishes=_wish_options(st), days=DAYS, results=results,
-                   searched=searched, error=None, details=details)
+                   searched=searched, error=None)
 
 
 def _wish_options(st: AppState) -> list[dict[str, Any]]:
@@ -99,7 +98,10 @@ def restaurant_page(business_id: str, request: Request) -> HTMLResponse:
         profile = profile_of(request.query_params.getlist("allergen"), "allergen") or profile_of("ALL")
     except WebError as exc:
         return _error_page(request, exc.where, exc.why)
-    allergy = views.allergy_evidence(st, business_id, profile)
+    try:
+        allergy = views.allergy_evidence(st, business_id, profile)
+    except DinecheckError as exc:
+        return _error_page(request, exc.location or "allergy", exc.reason, 500)
     quotes = views.quotes_by_review(allergy)
     reviews = [{"review": v, "segments": highlight.segments(v.text, highlight.quote_marks(v.text, quotes.get(v.review_id, ()))),
                 "quoted": v.review_id in quotes}
@@ -137,7 +139,7 @@ async def labels_submit(request: Request) -> HTMLResponse:
     text = str(form.get("ingredients_text") or "")
     chosen = [str(v) for v in form.getlist("allergens") if str(v).strip()]
     try:
-        profile = profile_of(",".join(chosen), "allergens")
+        profile = profile_of(",".join(chosen), "allergens", codes_only=True)
         if not profile:
             raise WebError(400, "allergens", "choose at least one allergen")
         uploaded = await _upload_text(form, "labels_file", MAX_UPLOAD_BYTES)

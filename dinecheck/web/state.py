@@ -6,7 +6,7 @@ its caches are not made for concurrent writers.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,14 +16,31 @@ from dinecheck.allergens.ontology import Ontology
 from dinecheck.allergens.store import OntologyStore, open_store
 from dinecheck.dataset import Dataset, load_dataset
 from dinecheck.errors import DataError
+from dinecheck.extract.factory import make_extractor
 from dinecheck.requests import Engine
+from dinecheck.risk import AllergenEvidence, RiskStore, build_evidence, open_risk_store
 from dinecheck.sample import sample_dir
+from dinecheck.search import EvidenceSource
 from dinecheck.web.config import WebConfig
+
+
+class LockedEvidence:
+    """An evidence source shared by request threads: reads of a results store (one connection) are serialised."""
+
+    def __init__(self, source: EvidenceSource) -> None:
+        self._source = source
+        self._lock = threading.Lock()
+
+    def evidence(self, business_ids: Sequence[str] | None, codes: Sequence[str]
+                 ) -> dict[str, dict[str, AllergenEvidence]]:  # fmt: skip
+        with self._lock:
+            return self._source.evidence(business_ids, codes)
 
 
 @dataclass
 class AppState:
-    """The loaded dataset + engine, the allergen store, and the server-side request files (by name only)."""
+    """The loaded dataset + engine, the allergen store, the allergy evidence, and the server-side request files (by
+    name only)."""
 
     config: WebConfig
     data_dir: Path
@@ -31,6 +48,8 @@ class AppState:
     engine: Engine
     store: OntologyStore
     request_files: dict[str, Path]
+    evidence: EvidenceSource
+    risk_store: RiskStore | None = None
     engine_lock: threading.Lock = field(default_factory=threading.Lock)
     _memo: dict[str, Any] = field(default_factory=dict)
 
@@ -54,6 +73,8 @@ class AppState:
 
     def close(self) -> None:
         self.store.close()
+        if self.risk_store is not None:
+            self.risk_store.close()
 
 
 def find_request_files(data_dir: Path) -> dict[str, Path]:
@@ -63,17 +84,31 @@ def find_request_files(data_dir: Path) -> dict[str, Path]:
 
 
 def build_state(config: WebConfig) -> AppState:
-    """Load the dataset (the bundled sample when ``config.data`` is None) and open (creating and seeding on first
-    use) the allergen store."""
+    """Load the dataset (the bundled sample when ``config.data`` is None), open (creating and seeding on first use)
+    the allergen store, and get the allergy evidence: from the results store ``config.risk_db`` when given (built
+    there with the offline extractor first if it holds nothing for this dataset; a build is incremental), else built
+    in memory with the offline extractor."""
     data_dir = config.data if config.data is not None else sample_dir()
     if not data_dir.is_dir():
         raise DataError("not a directory", str(data_dir))
     dataset, _ = load_dataset(data_dir)
     engine = Engine(dataset, regex_timeout_s=config.regex_timeout_s)
     store = open_store(config.db)
+    risk_store: RiskStore | None = None
     try:
         store.ontology()  # build the in-memory ontology now, not on the first request
+        ids = [r.business_id for r in dataset.restaurants]
+        if config.risk_db is not None:
+            risk_store = open_risk_store(config.risk_db)
+            have = risk_store.evidence(ids, ("PEANUT",)) if ids else {}
+            if len(have) < len(ids):
+                build_evidence(dataset, make_extractor("offline"), store=risk_store)  # as `risk build` does
+            evidence: EvidenceSource = LockedEvidence(risk_store)
+        else:
+            evidence, _ = build_evidence(dataset, make_extractor("offline"))
     except BaseException:
         store.close()
+        if risk_store is not None:
+            risk_store.close()
         raise
-    return AppState(config, data_dir, dataset, engine, store, find_request_files(data_dir))
+    return AppState(config, data_dir, dataset, engine, store, find_request_files(data_dir), evidence, risk_store)

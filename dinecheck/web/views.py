@@ -10,7 +10,10 @@ from typing import Any
 
 from dinecheck.errors import RequestError
 from dinecheck.requests import Engine, Request, parse_request
+from dinecheck.requests.catalog import build_catalog
 from dinecheck.requests.decode import MISSING, decode_value
+from dinecheck.risk import AllergenEvidence
+from dinecheck.search import restaurant_evidence
 from dinecheck.web.safety import WebError
 from dinecheck.web.state import AppState, build_state
 from dinecheck.web.wishes import DAYS, wish_key
@@ -150,10 +153,9 @@ def read_named_seed(st: AppState, name: str) -> Any:
         raise WebError(400, "seed_name", f"the seed file is not valid JSON ({exc})") from None
 
 
-def allergy_evidence(st: AppState, business_id: str, profile: Sequence[str]) -> dict[str, Any]:
-    """Per allergen code, the evidence summary of issue 11 (``level, summary, reviews_read, …``); empty until the
-    risk store exists."""
-    return {}
+def allergy_evidence(st: AppState, business_id: str, profile: Sequence[str]) -> dict[str, AllergenEvidence]:
+    """Per allergen code (in profile order), the restaurant's evidence (:func:`dinecheck.search.restaurant_evidence`)."""
+    return restaurant_evidence(st.evidence, business_id, profile)
 
 
 def reload_state(st: AppState) -> AppState:
@@ -164,44 +166,37 @@ def reload_state(st: AppState) -> AppState:
     return fresh
 
 
-def _attribute_values(st: AppState) -> list[dict[str, Any]]:
-    counts: dict[tuple[str, ...], dict[str, int]] = {}
-    for r in st.dataset.restaurants:
-        for key, raw in r.attributes.items():
-            value = decode_value(raw)
-            if isinstance(value, dict):
-                for sub, v in value.items():
-                    if v is True:
-                        counts.setdefault(("attributes", key, sub), {}).setdefault("True", 0)
-                        counts[("attributes", key, sub)]["True"] += 1
-            elif value is not MISSING and isinstance(value, str | bool | int | float):
-                text = str(value)
-                counts.setdefault(("attributes", key), {}).setdefault(text, 0)
-                counts[("attributes", key)][text] += 1
-    groups = []
-    for path, values in sorted(counts.items(), key=lambda kv: [p.lower() for p in kv[0]]):
-        if len(values) > 8:
-            continue
-        name = " · ".join(plain_words(p) for p in path[1:])
-        options = [{"key": wish_key(path, v), "label": value_words(decode_value(v)), "count": n}
-                   for v, n in sorted(values.items(), key=lambda kv: -kv[1])]
-        groups.append({"label": name, "options": options})
-    return groups
+def _wish_groups(st: AppState) -> list[dict[str, Any]]:
+    """From the dataset's catalog: yes/no attributes (nested ones included) as one *features* group of checkboxes
+    (those that some restaurant has), and each text attribute with a few values as its own group."""
+    catalog = build_catalog(st.dataset)
+    features: list[dict[str, Any]] = []
+    groups: list[dict[str, Any]] = []
+    for info in catalog.attributes:
+        if info.kind == "boolean":
+            yes = next((v.count for v in info.values if v.value is True), 0)
+            if yes:
+                features.append({"key": wish_key(info.path, "True"), "label": info.label, "count": yes})
+        elif info.kind == "text" and 1 < len(info.values) <= 8:
+            groups.append({"label": info.label, "options": [
+                {"key": wish_key(info.path, v.text), "label": value_words(v.value), "count": v.count}
+                for v in info.values]})
+    features.sort(key=lambda o: (-o["count"], o["label"]))
+    return ([{"label": "Features", "options": features}] if features else []) + groups
 
 
 def wish_options(st: AppState) -> list[dict[str, Any]]:
     """Attribute groups with their values and counts, for the *find a place* form."""
-    out: list[dict[str, Any]] = st.remembered("wish_options", lambda: _attribute_values(st))
+    out: list[dict[str, Any]] = st.remembered("wish_options", lambda: _wish_groups(st))
     return out
 
 
-def quotes_by_review(allergy: dict[str, Any]) -> dict[str, list[str]]:
-    """review_id → quoted sentences named by the allergy evidence (any allergen)."""
+def quotes_by_review(allergy: dict[str, AllergenEvidence]) -> dict[str, list[str]]:
+    """review_id → the verbatim sentences the allergy evidence quotes (any allergen)."""
     out: dict[str, list[str]] = {}
     for ev in allergy.values():
-        for q in ev.get("quotes", ()) if isinstance(ev, dict) else ():
-            if isinstance(q, dict) and isinstance(q.get("review_id"), str) and isinstance(q.get("quote"), str):
-                out.setdefault(q["review_id"], []).append(q["quote"])
+        for q in ev.quotes:
+            out.setdefault(q.review_id, []).append(q.text)
     return out
 
 

@@ -7,10 +7,13 @@ from pathlib import Path
 
 from dinecheck.allergens.pipeline import check_label
 from dinecheck.requests import load_requests
+from dinecheck.risk import LEVELS
 from dinecheck.sample import sample_dir
+from dinecheck.search import search as core_search
 
 SAMPLE = sample_dir()
 SEARCH_KEYS = {"business_id", "name", "rank", "request_value", "conditions", "allergy"}
+EVIDENCE_KEYS = {"level", "summary", "reviews_read", "relevant_reviews", "incidents", "exposure_mentions", "review_ids"}
 
 
 def _sample_requests() -> list[dict]:
@@ -36,8 +39,18 @@ def test_search_without_a_request_ranks_every_restaurant(client, sample_state):
     assert [r["rank"] for r in rows] == list(range(1, len(sample_state.dataset.restaurants) + 1))
     assert {r["business_id"] for r in rows} == {r.business_id for r in sample_state.dataset.restaurants}
     for r in rows:
-        assert SEARCH_KEYS <= set(r)
+        assert set(r) == SEARCH_KEYS
         assert r["request_value"] == 1
+        assert set(r["allergy"]) == {"PEANUT", "MILK"}
+        for ev in r["allergy"].values():
+            assert set(ev) == EVIDENCE_KEYS and ev["level"] in LEVELS
+
+
+def test_search_is_the_core_search_over_the_served_evidence(client, sample_state):
+    got = client.post("/api/search", json={"allergens": "peanuts, dairy", "limit": 5}).json()["results"]
+    want = [r.to_json() for r in core_search(sample_state.dataset, allergens=("PEANUT", "MILK"),
+                                             evidence=sample_state.evidence, limit=5)]
+    assert got == want
 
 
 def test_search_with_a_request_returns_its_gold_with_condition_values(client):
@@ -60,7 +73,8 @@ def test_search_limit_cuts_the_list(client):
 
 
 def test_search_bad_inputs(client):
-    assert _error(client.post("/api/search", json={"allergens": ["PEANUTS"]}), 400)["where"] == "allergens"
+    err = _error(client.post("/api/search", json={"allergens": ["PEANUTZ"]}), 400)
+    assert err["where"] == "allergens" and "PEANUTZ" in err["why"]
     err = _error(client.post("/api/search", json={"request": {"structure": {"op": "AND", "args": []}}}), 400)
     assert "/structure/args" in err["where"]
     assert _error(client.post("/api/search", json={"request": {}, "where": "{}"}), 400)["where"] == "request"
@@ -196,8 +210,11 @@ def test_unknown_restaurant_is_404(client):
 def test_restaurant_allergy_shape_and_bad_profile(client, sample_state):
     bid = sample_state.dataset.restaurants[0].business_id
     body = client.get(f"/api/restaurants/{bid}/allergy", params={"allergens": "PEANUT,MILK"}).json()
-    assert body["business_id"] == bid and isinstance(body["allergy"], dict)
-    assert set(body["allergy"]) <= {"PEANUT", "MILK"}
+    assert body["business_id"] == bid and list(body["allergy"]) == ["PEANUT", "MILK"]
+    for code, ev in body["allergy"].items():
+        assert ev["allergen"] == code and EVIDENCE_KEYS <= set(ev) and "quotes" in ev and "score" in ev
+    every = client.get(f"/api/restaurants/{bid}/allergy").json()["allergy"]
+    assert len(every) == 15
     assert _error(client.get(f"/api/restaurants/{bid}/allergy", params={"allergens": "PEANUT,XX"}), 400)[
         "where"] == "allergens"
 

@@ -122,3 +122,21 @@ def test_benchmark_upload_and_bad_upload(client):
     assert "uploaded file: 1 of 1 ok" in ok.text
     bad = client.post("/benchmark", files={"upload": ("r.jsonl", b"{nope\n", "application/jsonl")})
     assert bad.status_code == 400 and "upload:1: invalid JSON" in bad.text
+
+
+def test_restaurant_page_highlights_every_quoted_sentence(client, sample_state):
+    from html import escape
+
+    from dinecheck.allergens.ontology import ALLERGEN_CODES
+    from dinecheck.search import restaurant_evidence
+
+    bid = "smp-golden-lantern"
+    evidence = restaurant_evidence(sample_state.evidence, bid, ALLERGEN_CODES)
+    quotes = {q.text for ev in evidence.values() for q in ev.quotes}
+    assert quotes, "the sample's Golden Lantern reviews describe reactions"
+    html = client.get(f"/restaurants/{bid}").text
+    marked = re.findall(r'<mark class="quote" title="quoted as evidence">([^<]*)</mark>', html)
+    for q in quotes:
+        assert any(escape(q) in m for m in marked), q
+    for code, ev in evidence.items():
+        assert f'<span class="badge">{ev.level.replace("_", " ")}</span>' in html
