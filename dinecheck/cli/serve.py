@@ -20,6 +20,8 @@ def serve(
     data: Optional[Path] = typer.Option(None, "--data", help="Dataset directory [default: the bundled sample]."),
     db: Optional[str] = typer.Option(None, "--db", help="Store URL (sqlite:///FILE, a path, or postgresql://…) "
                                      "[default: $DINECHECK_DB or a SQLite file in the user data directory]."),
+    risk_db: Optional[str] = typer.Option(None, "--risk-db", help="Allergy-evidence store written by `dinecheck risk "
+                                          "build` [default: evidence built in memory at start, offline extractor]."),
     host: str = typer.Option(DEFAULT_HOST, "--host", help="Address to bind (anything but 127.0.0.1 exposes the server)."),
     port: int = typer.Option(DEFAULT_PORT, "--port", min=0, max=65535, help="TCP port (0 picks a free one)."),
     admin_token: Optional[str] = typer.Option(None, "--admin-token", envvar="DINECHECK_ADMIN_TOKEN",
@@ -42,7 +44,7 @@ def serve(
     from dinecheck.web.app import create_app
     from dinecheck.web.state import build_state
 
-    config = WebConfig(data=data, db=db, admin_token=admin_token, max_body_bytes=max_body, log_labels=log_labels,
+    config = WebConfig(data=data, db=db, risk_db=risk_db, admin_token=admin_token, max_body_bytes=max_body, log_labels=log_labels,
                        extractor=extractor, max_cost=max_cost)
     state = build_state(config)  # load and seed before binding: bad input is one error line, not a server crash
     app = create_app(config, state)
