@@ -63,7 +63,7 @@ def find_page(request: Request) -> HTMLResponse:
     try:
         profile = profile_of(list(form.allergens), "allergen")
         if searched:
-            req = request_of(form)
+            req = request_of(form, views.wish_aspects(st))
             with st.engine_locked() as engine:
                 results = finder.cards(engine, st.evidence, req, profile, limit=PAGE_RESULTS)
     except (WebError, DinecheckError) as exc:

@@ -11,6 +11,7 @@ from typing import Any
 from dinecheck.errors import RequestError
 from dinecheck.requests import Engine, Request, parse_request
 from dinecheck.requests.catalog import build_catalog
+from dinecheck.requests.labels import attribute_label, words
 from dinecheck.requests.decode import MISSING, decode_value
 from dinecheck.risk import AllergenEvidence
 from dinecheck.search import restaurant_evidence
@@ -28,16 +29,6 @@ def restaurant_or_404(st: AppState, business_id: str) -> Any:
     return r
 
 
-def plain_words(name: str) -> str:
-    """``RestaurantsTakeOut`` → ``restaurants take out``; ``WiFi`` stays one word."""
-    out: list[str] = []
-    for i, ch in enumerate(name):
-        if i and ch.isupper() and not name[i - 1].isupper() and name[i - 1] != "_":
-            out.append(" ")
-        out.append(" " if ch == "_" else ch)
-    return "".join(out).strip().lower().replace("wi fi", "wi-fi")
-
-
 def value_words(value: Any) -> str:
     if value is True:
         return "yes"
@@ -49,18 +40,19 @@ def value_words(value: Any) -> str:
 
 
 def attribute_rows(attributes: dict[str, Any]) -> list[tuple[str, str]]:
-    """``(plain name, plain value)`` for every attribute; nested ones (Ambience, parking) listed as their true keys."""
+    """``(label, plain value)`` for every attribute, labelled as the catalog labels them; a nested one (Ambience,
+    parking) lists its sub-keys that are true."""
     rows: list[tuple[str, str]] = []
-    for key, raw in sorted(attributes.items()):
+    for key, raw in attributes.items():
         value = decode_value(raw)
         if value is MISSING:
             continue
         if isinstance(value, dict):
-            yes = [plain_words(k) for k, v in value.items() if v is True]
-            rows.append((plain_words(key), ", ".join(yes) if yes else "none"))
+            yes = [words(k) for k, v in value.items() if v is True]
+            rows.append((attribute_label([key]), ", ".join(yes) if yes else "none"))
         else:
-            rows.append((plain_words(key), value_words(value)))
-    return rows
+            rows.append((attribute_label([key]), value_words(value)))
+    return sorted(rows, key=lambda kv: kv[0].lower())
 
 
 def _clock(hm: str) -> str:
@@ -176,13 +168,19 @@ def _wish_groups(st: AppState) -> list[dict[str, Any]]:
         if info.kind == "boolean":
             yes = next((v.count for v in info.values if v.value is True), 0)
             if yes:
-                features.append({"key": wish_key(info.path, "True"), "label": info.label, "count": yes})
+                features.append({"key": wish_key(info.path, "True"), "label": info.label, "count": yes,
+                                 "aspect": info.label})
         elif info.kind == "text" and 1 < len(info.values) <= 8:
             groups.append({"label": info.label, "options": [
-                {"key": wish_key(info.path, v.text), "label": value_words(v.value), "count": v.count}
-                for v in info.values]})
+                {"key": wish_key(info.path, v.text), "label": value_words(v.value), "count": v.count,
+                 "aspect": f"{info.label}: {value_words(v.value)}"} for v in info.values]})
     features.sort(key=lambda o: (-o["count"], o["label"]))
     return ([{"label": "Features", "options": features}] if features else []) + groups
+
+
+def wish_aspects(st: AppState) -> dict[str, str]:
+    """Wish key → the plain words a result shows for it (``Wi-Fi: free``, ``Hipster ambience``)."""
+    return {o["key"]: o["aspect"] for g in wish_options(st) for o in g["options"]}
 
 
 def wish_options(st: AppState) -> list[dict[str, Any]]:

@@ -7,7 +7,7 @@ Words are searched literally (escaped, never as a pattern), so a visitor cannot 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,14 +58,15 @@ def _aspect(parts: Sequence[str], value: str) -> str:
     return f"{parts[-1]}={value}"[:200]
 
 
-def conditions_of(form: FindForm) -> list[dict[str, Any]]:
-    """The condition nodes the form asks for, in form order."""
+def conditions_of(form: FindForm, aspects: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """The condition nodes the form asks for, in form order; ``aspects`` names wishes in plain words."""
     if len(form.wishes) > MAX_WISHES:
         raise WebError(400, "wish", f"at most {MAX_WISHES} wishes at once")
     out: list[dict[str, Any]] = []
     for key in form.wishes:
         parts, value = parse_wish(key)
-        out.append({"aspect": _aspect(parts, value), "evidence": {"kind": "item_meta", "path": parts, "true": value}})
+        aspect = (aspects or {}).get(key) or _aspect(parts, value)
+        out.append({"aspect": aspect[:200], "evidence": {"kind": "item_meta", "path": parts, "true": value}})
     if form.day or form.time:
         if form.day not in DAYS:
             raise WebError(400, "day", f"choose a day of the week ({', '.join(DAYS)})")
@@ -73,7 +74,7 @@ def conditions_of(form: FindForm) -> list[dict[str, Any]]:
         if m is None:
             raise WebError(400, "time", "give the time as HH:MM (24-hour clock)")
         hm = f"{int(m.group(1))}:{m.group(2)}"
-        out.append({"aspect": f"open {form.day} {hm}",
+        out.append({"aspect": f"open {form.day} at {hm}",
                     "evidence": {"kind": "item_meta_hours", "path": ["hours", form.day], "true": f"{hm}-{hm}"}})
     words = " ".join(form.words.split())
     if len(words) > MAX_WORDS_CHARS:
@@ -83,17 +84,17 @@ def conditions_of(form: FindForm) -> list[dict[str, Any]]:
         raise WebError(400, "friends", f"at most {MAX_FRIENDS} friends")
     if words or friends:
         ev: dict[str, Any] = {"kind": "review_text", "pattern": regex.escape(words) if words else "."}
-        aspect = f"reviews mention {words!r}" if words else "reviewed"
+        aspect = f"reviews mention “{words}”" if words else "reviewed"
         if friends:
             ev["social_filter"] = {"friends": friends, "hops": 1}
-            aspect += " by friends"
+            aspect += f" (by {', '.join(friends)})"
         out.append({"aspect": aspect[:200], "evidence": ev})
     return out
 
 
-def request_of(form: FindForm) -> Request | None:
+def request_of(form: FindForm, aspects: Mapping[str, str] | None = None) -> Request | None:
     """One ``AND`` request of everything the form asks for, or None when it asks for nothing."""
-    conds = conditions_of(form)
+    conds = conditions_of(form, aspects)
     if not conds:
         return None
     return parse_request({"id": "web", "text": "find a place", "structure": {"op": "AND", "args": conds}}, "form")

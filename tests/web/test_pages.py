@@ -31,7 +31,7 @@ def test_find_page_shows_matches_with_conditions_and_links(client, sample_state)
     assert f"<h2 id=\"results-h\">{len(free)} places</h2>" in html
     for r in free:
         assert f'href="/restaurants/{r.business_id}?allergen=PEANUT"' in html
-    assert '<span class="v yes" title="holds">✓</span> WiFi=free' in html
+    assert '<span class="v yes" title="holds">✓</span> Wi-Fi: free' in html
 
 
 def test_find_page_open_at_time(client, sample_state):
@@ -51,7 +51,7 @@ def test_restaurant_page_shows_attributes_hours_and_reviews(client, sample_state
     r = sample_state.dataset.restaurant("smp-basil-lime-thai")
     html = client.get("/restaurants/smp-basil-lime-thai").text
     assert "<h1>Basil &amp; Lime Thai Kitchen</h1>" in html
-    assert '<th scope="row">wi-fi</th><td>free</td>' in html
+    assert '<th scope="row">Wi-Fi</th><td>free</td>' in html
     assert '<th scope="row">Monday</th><td>closed</td>' in html
     assert '<th scope="row">Friday</th><td>11:00–23:30</td>' in html
     assert html.count('<li id="rv-') == len(sample_state.dataset.reviews_of(r.business_id))

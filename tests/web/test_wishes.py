@@ -56,3 +56,8 @@ def test_words_are_searched_literally(words):
     clean = " ".join(words.split())
     assert pattern.search(f"before {clean} after") is not None
     assert pattern.fullmatch(clean) is not None
+
+
+def test_wishes_use_plain_word_aspects_when_given():
+    (cond,) = conditions_of(FindForm(wishes=("attributes.WiFi=free",)), {"attributes.WiFi=free": "Wi-Fi: free"})
+    assert cond["aspect"] == "Wi-Fi: free"
