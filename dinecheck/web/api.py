@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter, Header, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from dinecheck.allergens.audit import check_and_audit
@@ -135,21 +136,24 @@ def _request_from(st: AppState, obj: dict[str, Any] | None, where_text: str | No
 
 
 @router.post("/search", summary="Ranked places for a request and an allergy profile (dinecheck search --json).")
-def search(body: SearchBody, request: Request) -> dict[str, Any]:
+def search(body: SearchBody, request: Request) -> JSONResponse:
     st = state_of(request)
     req = _request_from(st, body.request, body.where)
     profile = profile_of(body.allergens)
-    with st.engine_locked() as engine:
-        results = finder.search(engine, st.evidence, req, profile, limit=body.limit, near=body.near)
-    return {"results": results}
+    return JSONResponse({"results": finder.search(st, req, profile, limit=body.limit, near=body.near)})
 
 
 @router.post("/requests/match", summary="Restaurants matching one request (dinecheck requests match --json).")
-def match(body: MatchBody, request: Request) -> dict[str, Any]:
+def match(body: MatchBody, request: Request) -> JSONResponse:
     st = state_of(request)
     req = parse_request(body.request, "request")
-    with st.engine_locked() as engine:
-        return {"results": views.match_rows(engine, req, show_all=body.all, explain=body.explain)}
+    key = ("match", json.dumps(req.structure.model_dump(mode="json"), sort_keys=True), req.id, body.all, body.explain)
+
+    def compute() -> list[dict[str, Any]]:
+        with st.engine_locked() as engine:
+            return views.match_rows(engine, req, show_all=body.all, explain=body.explain)
+
+    return JSONResponse({"results": st.results.get_or_compute(key, compute)})
 
 
 @router.post("/requests/validate", summary="Statuses of a request set (dinecheck requests validate --json).")
@@ -172,7 +176,7 @@ def validate(body: ValidateBody, request: Request) -> dict[str, Any]:
 
 
 @router.post("/allergens/check", summary="Check ingredient labels (dinecheck allergens check --json).")
-def allergens_check(body: CheckBody, request: Request) -> dict[str, Any]:
+def allergens_check(body: CheckBody, request: Request) -> JSONResponse:
     st = state_of(request)
     profile = profile_of(body.allergens, codes_only=True)
     if not profile:
@@ -191,22 +195,22 @@ def allergens_check(body: CheckBody, request: Request) -> dict[str, Any]:
         for c in checked:
             log.info("label checked: %s %r", c.result.verdict, c.audit.raw_input[:200])
     rows = [c.audit.result for c in checked]
-    return rows[0] if body.labels is None else {"results": rows}
+    return JSONResponse(rows[0] if body.labels is None else {"results": rows})
 
 
 @router.get("/restaurants/{business_id}", summary="One restaurant: attributes, hours, reviews.")
-def restaurant(business_id: str, request: Request) -> dict[str, Any]:
+def restaurant(business_id: str, request: Request) -> JSONResponse:
     st = state_of(request)
-    return views.restaurant_json(st, business_id)
+    return JSONResponse(views.restaurant_json(st, business_id))
 
 
 @router.get("/restaurants/{business_id}/allergy", summary="Allergy evidence of one restaurant per allergen.")
-def restaurant_allergy(business_id: str, request: Request, allergens: str = "ALL") -> dict[str, Any]:
+def restaurant_allergy(business_id: str, request: Request, allergens: str = "ALL") -> JSONResponse:
     st = state_of(request)
     views.restaurant_or_404(st, business_id)
     profile = profile_of(allergens) or profile_of("ALL")
-    return {"business_id": business_id,
-            "allergy": {c: ev.to_json() for c, ev in views.allergy_evidence(st, business_id, profile).items()}}
+    return JSONResponse({"business_id": business_id, "allergy": {
+        c: ev.to_json() for c, ev in views.allergy_evidence(st, business_id, profile).items()}})
 
 
 def _seed_extractor(st: AppState, body: SeedRunBody, tmp: Path) -> Extractor:

@@ -64,8 +64,7 @@ def find_page(request: Request) -> HTMLResponse:
         profile = profile_of(list(form.allergens), "allergen")
         if searched:
             req = request_of(form, views.wish_aspects(st))
-            with st.engine_locked() as engine:
-                results = finder.cards(engine, st.evidence, req, profile, limit=PAGE_RESULTS)
+            results = finder.cards(st, req, profile, limit=PAGE_RESULTS)
     except (WebError, DinecheckError) as exc:
         where, why = (exc.where, exc.why) if isinstance(exc, WebError) else (exc.location or "form", exc.reason)
         return _render(request, "find.html", status=400, form=form, wishes=_wish_options(st), days=DAYS,

@@ -22,6 +22,7 @@ from dinecheck.risk import AllergenEvidence, RiskStore, build_evidence, open_ris
 from dinecheck.sample import sample_dir
 from dinecheck.search import EvidenceSource
 from dinecheck.web.config import WebConfig
+from dinecheck.web.results_cache import ResultCache
 
 
 class LockedEvidence:
@@ -35,6 +36,8 @@ class LockedEvidence:
                  ) -> dict[str, dict[str, AllergenEvidence]]:  # fmt: skip
         with self._lock:
             return self._source.evidence(business_ids, codes)
+
+MAX_CACHED_CONDITIONS = 2_000
 
 
 @dataclass
@@ -50,6 +53,7 @@ class AppState:
     request_files: dict[str, Path]
     evidence: EvidenceSource
     risk_store: RiskStore | None = None
+    results: ResultCache[Any] = field(default_factory=ResultCache)
     engine_lock: threading.Lock = field(default_factory=threading.Lock)
     _memo: dict[str, Any] = field(default_factory=dict)
 
@@ -62,7 +66,11 @@ class AppState:
 
     @contextmanager
     def engine_locked(self) -> Iterator[Engine]:
+        """The engine, used by one request at a time; replaced by a fresh one once its caches hold more than
+        MAX_CACHED_CONDITIONS distinct conditions (visitors can send any number of different requests)."""
         with self.engine_lock:
+            if self.engine.cached_conditions > MAX_CACHED_CONDITIONS:
+                self.engine = Engine(self.dataset, regex_timeout_s=self.config.regex_timeout_s)
             yield self.engine
 
     def remembered(self, name: str, build: Callable[[], Any]) -> Any:
@@ -95,6 +103,7 @@ def build_state(config: WebConfig) -> AppState:
     engine = Engine(dataset, regex_timeout_s=config.regex_timeout_s)
     store = open_store(config.db)
     risk_store: RiskStore | None = None
+    results: ResultCache[Any] = field(default_factory=ResultCache)
     try:
         store.ontology()  # build the in-memory ontology now, not on the first request
         ids = [r.business_id for r in dataset.restaurants]

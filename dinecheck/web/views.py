@@ -87,16 +87,19 @@ def restaurant_json(st: AppState, business_id: str) -> dict[str, Any]:
 
 
 def match_rows(engine: Engine, req: Request, *, show_all: bool, explain: bool) -> list[dict[str, Any]]:
-    """The ``requests match --json`` lines: ranked (``--all``) or the matches in dataset order."""
-    ranked = engine.rank(req)
-    shown = ranked if show_all else sorted((x for x in ranked if x.value == 1), key=lambda x: x.restaurant.index)
+    """The ``requests match --json`` lines: every restaurant ranked (``--all``), or the matches in dataset order
+    (then only the matches are explained)."""
+    if show_all:
+        shown = [(x.restaurant, x.tree) for x in engine.rank(req)]
+    else:
+        shown = [(r, engine.explain(req, r)) for r in engine.matches(req)]
     out = []
-    for pos, x in enumerate(shown, start=1):
-        obj: dict[str, Any] = {"request_id": req.id, "rank": pos, "business_id": x.restaurant.business_id,
-                               "name": x.restaurant.name, "value": x.value, "leaves_true": x.leaves_true,
-                               "n_leaves": x.n_leaves}
+    for pos, (r, tree) in enumerate(shown, start=1):
+        obj: dict[str, Any] = {"request_id": req.id, "rank": pos, "business_id": r.business_id, "name": r.name,
+                               "value": tree.value, "leaves_true": tree.leaves_holding(),
+                               "n_leaves": len(tree.leaves())}
         if explain:
-            obj["explanation"] = x.tree.to_dict()
+            obj["explanation"] = tree.to_dict()
         out.append(obj)
     return out
 

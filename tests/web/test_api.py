@@ -321,3 +321,34 @@ def test_regex_budget_bounds_a_backtracking_pattern(hostile_client):
         {"aspect": "evil", "evidence": {"kind": "review_text", "pattern": "(a|aa)+$"}}]}}
     err = _error(hostile_client.post("/api/requests/match", json={"request": req}), 422)
     assert "ran longer than" in err["why"] and err["where"].startswith("request slow")
+
+
+def test_repeated_search_is_answered_from_the_result_cache(client, sample_state):
+    body = {"request": _sample_requests()[2], "allergens": ["EGG"], "limit": 7}
+    first = client.post("/api/search", json=body).json()
+    hits = sample_state.results.hits
+    assert client.post("/api/search", json=body).json() == first
+    assert sample_state.results.hits == hits + 1
+
+
+def test_result_cache_drops_the_least_recently_used():
+    from dinecheck.web.results_cache import ResultCache
+
+    cache: ResultCache[int] = ResultCache(size=2)
+    assert cache.get_or_compute("a", lambda: 1) == 1
+    assert cache.get_or_compute("b", lambda: 2) == 2
+    assert cache.get_or_compute("a", lambda: 99) == 1  # hit; "b" is now the oldest
+    assert cache.get_or_compute("c", lambda: 3) == 3
+    assert cache.get_or_compute("b", lambda: 20) == 20  # was dropped
+    assert (cache.hits, cache.misses, len(cache)) == (1, 4, 2)
+
+
+def test_engine_is_replaced_when_its_caches_grow(sample_state, monkeypatch):
+    import dinecheck.web.state as state_mod
+
+    monkeypatch.setattr(state_mod, "MAX_CACHED_CONDITIONS", 0)
+    with sample_state.engine_locked() as engine:
+        engine.matches(load_requests(SAMPLE / "requests.jsonl")[0])
+        before = engine
+    with sample_state.engine_locked() as engine:
+        assert engine is not before and engine.cached_conditions == 0
