@@ -121,7 +121,7 @@ async def run_load(url: str, work: list[tuple[str, str, str, dict]], clients: in
 
 def pct(xs: list[float], p: float) -> float:
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
 def baseline(data: Path, requests: list[dict], n: int) -> float:

@@ -13,7 +13,11 @@ from fastapi.staticfiles import StaticFiles
 from dinecheck import __version__
 from dinecheck.web import api, pages
 from dinecheck.web.config import WebConfig
-from dinecheck.web.safety import BodyLimitMiddleware, SecurityHeadersMiddleware, install_error_handlers
+from dinecheck.web.safety import (
+    BodyLimitMiddleware,
+    SecurityHeadersMiddleware,
+    install_error_handlers,
+)
 from dinecheck.web.state import AppState, build_state
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -45,6 +49,6 @@ def create_app(config: WebConfig | None = None, state: AppState | None = None) -
     app.include_router(api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-    app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=cfg.max_body_bytes)
+    app.add_middleware(SecurityHeadersMiddleware)  # outermost: refusals get the headers too
     return app

@@ -103,7 +103,6 @@ def build_state(config: WebConfig) -> AppState:
     engine = Engine(dataset, regex_timeout_s=config.regex_timeout_s)
     store = open_store(config.db)
     risk_store: RiskStore | None = None
-    results: ResultCache[Any] = field(default_factory=ResultCache)
     try:
         store.ontology()  # build the in-memory ontology now, not on the first request
         ids = [r.business_id for r in dataset.restaurants]

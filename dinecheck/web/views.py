@@ -11,8 +11,8 @@ from typing import Any
 from dinecheck.errors import RequestError
 from dinecheck.requests import Engine, Request, parse_request
 from dinecheck.requests.catalog import build_catalog
-from dinecheck.requests.labels import attribute_label, words
 from dinecheck.requests.decode import MISSING, decode_value
+from dinecheck.requests.labels import attribute_label, words
 from dinecheck.risk import AllergenEvidence
 from dinecheck.search import restaurant_evidence
 from dinecheck.web.safety import WebError

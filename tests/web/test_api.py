@@ -267,6 +267,7 @@ def test_body_cap_is_413(client_with):
     resp = small.post("/api/allergens/check", json={"ingredients_text": "a" * 3_000, "allergens": ["MILK"]})
     err = _error(resp, 413)
     assert err == {"where": "body", "why": "the request body is larger than the limit of 2000 bytes"}
+    assert "default-src 'self'" in resp.headers["content-security-policy"]
     ok = small.post("/api/allergens/check", json={"ingredients_text": "milk", "allergens": ["MILK"]})
     assert ok.status_code == 200
 

@@ -138,5 +138,5 @@ def test_restaurant_page_highlights_every_quoted_sentence(client, sample_state):
     marked = re.findall(r'<mark class="quote" title="quoted as evidence">([^<]*)</mark>', html)
     for q in quotes:
         assert any(escape(q) in m for m in marked), q
-    for code, ev in evidence.items():
+    for ev in evidence.values():
         assert f'<span class="badge">{ev.level.replace("_", " ")}</span>' in html
