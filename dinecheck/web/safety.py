@@ -40,8 +40,8 @@ class WebError(Exception):
 
 
 class BodyLimitMiddleware:
-    """Refuse request bodies over ``max_bytes`` with 413 — by Content-Length up front, and by counting the bytes of
-    a chunked body as it arrives (the app never sees more than the cap)."""
+    """Refuse request bodies over ``max_bytes`` with 413: by Content-Length up front, and otherwise (a chunked body)
+    by reading the body — at most ``max_bytes`` + 1 bytes — before the app sees any of it, then replaying it."""
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app, self.max_bytes = app, max_bytes
@@ -50,32 +50,36 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        declared: int | None = None
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
                     declared = int(value)
                 except ValueError:
                     declared = -1
-                if declared < 0 or declared > self.max_bytes:
-                    await self._refuse(send)
-                    return
+        if declared is not None:
+            if declared < 0 or declared > self.max_bytes:
+                await self._refuse(send)
+                return
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
         seen = 0
-        too_big = False
-
-        async def counted() -> Message:
-            nonlocal seen, too_big
+        while True:
             msg = await receive()
-            if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
-                if seen > self.max_bytes:
-                    too_big = True
-                    raise _TooLarge
-            return msg
-
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await self._refuse(send)
+            if msg["type"] != "http.request":
+                await self.app(scope, _replay([msg], receive), send)
+                return
+            chunk = msg.get("body", b"")
+            seen += len(chunk)
+            if seen > self.max_bytes:
+                await self._refuse(send)
+                return
+            chunks.append(chunk)
+            if not msg.get("more_body", False):
+                break
+        body = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        await self.app(scope, _replay([body], receive), send)
 
     async def _refuse(self, send: Send) -> None:
         resp = JSONResponse(error_body("body", f"the request body is larger than the limit of {self.max_bytes} bytes"),
@@ -83,8 +87,14 @@ class BodyLimitMiddleware:
         await resp({"type": "http"}, _no_receive, send)
 
 
-class _TooLarge(Exception):
-    pass
+def _replay(messages: list[Message], then: Receive) -> Receive:
+    """``messages`` first, then the real channel (so a later wait for the client's disconnect still works)."""
+    pending = list(messages)
+
+    async def receive() -> Message:
+        return pending.pop(0) if pending else await then()
+
+    return receive
 
 
 async def _no_receive() -> Message:  # pragma: no cover - a response never reads the body

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from dinecheck.allergens.pipeline import check_label
@@ -353,3 +354,27 @@ def test_engine_is_replaced_when_its_caches_grow(sample_state, monkeypatch):
         before = engine
     with sample_state.engine_locked() as engine:
         assert engine is not before and engine.cached_conditions == 0
+
+
+def test_body_cap_counts_a_streamed_body_without_length(sample_state):
+    import asyncio
+
+    import httpx
+
+    from dinecheck.web.app import create_app
+    from dinecheck.web.config import WebConfig
+
+    cfg = WebConfig(db=sample_state.config.db, max_body_bytes=2_000)
+    app = create_app(cfg, replace(sample_state, config=cfg))
+
+    async def body():
+        for _ in range(5):
+            yield b" " * 1_000
+
+    async def go() -> httpx.Response:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+            return await c.post("/api/search", content=body(), headers={"content-type": "application/json"})
+
+    resp = asyncio.run(go())
+    assert "content-length" not in resp.request.headers
+    assert _error(resp, 413)["where"] == "body"
