@@ -39,6 +39,23 @@ def replicate(src: Path, factor: int, out: Path) -> Path:
     return out
 
 
+def add_new_reviews(data: Path, review_ids: set[str], tag: str = "new") -> int:
+    """Append a copy of each named review as a *new* review: id suffixed ``~TAG``, one sentence added to the text (so
+    both the id and the text hash are new). Returns how many were added."""
+    path = data / "reviews.jsonl"
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    added = 0
+    with path.open("a", encoding="utf-8") as f:
+        for line in lines:
+            obj = json.loads(line)
+            if obj["review_id"] in review_ids:
+                obj["review_id"] += f"~{tag}"
+                obj["text"] += "\nCame back again last week."
+                f.write(json.dumps(obj, ensure_ascii=False) + "\n")
+                added += 1
+    return added
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--src", type=Path, required=True)

@@ -188,6 +188,11 @@ def _hm(t: str) -> str:
         return t.strip()
 
 
+def _minutes(hm: str) -> int:
+    h, _, m = hm.partition(":")
+    return int(h) * 60 + int(m) if h.isdigit() and m.isdigit() else 0
+
+
 def hours_in_words(hours: Mapping[str, Any] | None) -> str:
     """Yelp ``{"Monday": "7:0-19:0", …}`` → ``"Mon–Fri 7:00–19:00; Sat 8:00–17:00; closed Sun"``."""
     if not hours:
@@ -200,7 +205,10 @@ def hours_in_words(hours: Mapping[str, Any] | None) -> str:
         else:
             a, b = raw.split("-", 1)
             a, b = _hm(a), _hm(b)
-            text = "open 24 hours" if a == b == "0:00" else f"{a}–{b}"
+            if a == b:  # evidence_semantics.md: 0:0-0:0 is a zero-length window, not "open 24 hours"
+                text = f"{a}–{b} (no opening window)"
+            else:
+                text = f"{a}–{b}" + (" (past midnight)" if _minutes(b) < _minutes(a) else "")
         spans.append((day[:3], text))
     groups: list[tuple[str, str, str]] = []
     for d, text in spans:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -11,7 +11,9 @@ from dinecheck.cli.common import DataDirOpt, LenientOpt, echo_json, load_data
 from dinecheck.cli.extractor_options import (
     ApiKeyOpt,
     BaseUrlOpt,
+    BatchOpt,
     CacheOpt,
+    ConcurrencyOpt,
     ConfigOpt,
     ExtractorArg,
     MaxCostOpt,
@@ -20,7 +22,7 @@ from dinecheck.cli.extractor_options import (
     build_options,
 )
 from dinecheck.errors import DataError
-from dinecheck.extract.factory import make_extractor
+from dinecheck.extract.factory import DEFAULT_CONCURRENCY, make_extractor
 from dinecheck.risk.build import build_evidence
 from dinecheck.risk.evidence import LEVEL_WORDS, AllergenEvidence
 from dinecheck.risk.store import open_risk_store
@@ -28,7 +30,7 @@ from dinecheck.search import find_restaurants, parse_allergens
 
 app = typer.Typer(help="Allergy evidence from reviews, per restaurant and allergen.", no_args_is_help=True)
 
-DbOpt = Annotated[Optional[str], typer.Option("--db", help="Results store: SQLite path/URL or postgresql:// URL "
+DbOpt = Annotated[str | None, typer.Option("--db", help="Results store: SQLite path/URL or postgresql:// URL "
                                                             "(default: $DINECHECK_RISK_DB or the user data dir).")]  # fmt: skip
 AllergensOpt = Annotated[str, typer.Option("--allergens", help="Allergen codes (PEANUT,MILK), common names "
                                                                "(PEANUTS,DAIRY) or ALL.")]  # fmt: skip
@@ -46,6 +48,8 @@ def build(
     config: ConfigOpt = None,
     cache: CacheOpt = None,
     no_cache: NoCacheOpt = False,
+    batch_size: BatchOpt = 1,
+    concurrency: ConcurrencyOpt = DEFAULT_CONCURRENCY,
     max_cost: MaxCostOpt = None,
     as_json: bool = typer.Option(False, "--json", help="Print the build report as one JSON object."),
     lenient: bool = LenientOpt,
@@ -54,7 +58,8 @@ def build(
     codes = parse_allergens(allergens)
     ds = load_data(data, lenient)
     opts = build_options(base_url=base_url, model=model, api_key=api_key, config=config, cache=cache,
-                         no_cache=no_cache, max_cost=max_cost)  # fmt: skip
+                         no_cache=no_cache, batch_size=batch_size, concurrency=concurrency,
+                         max_cost=max_cost)  # fmt: skip
     ex = make_extractor(extractor, opts)
     try:
         with open_risk_store(db) as store:

@@ -7,7 +7,7 @@ conditions, allergy`` (see :class:`dinecheck.search.SearchResult`). Exit 0 when 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Annotated
 
 import typer
 
@@ -16,7 +16,6 @@ from dinecheck.cli.risk import DbOpt
 from dinecheck.errors import RequestError
 from dinecheck.requests.load import find_request, load_request, load_requests
 from dinecheck.requests.schema import Request
-from dinecheck.risk.evidence import LEVEL_WORDS
 from dinecheck.risk.store import open_risk_store
 from dinecheck.search import parse_allergens, parse_where, request_catalog_from, search
 
@@ -45,17 +44,26 @@ def _request(data: Path, request: Path | None, request_id: str | None, where: st
     return load_request(request)
 
 
+RequestOpt = Annotated[Path | None, typer.Option("--request", help="A request: .json file, or .jsonl with --id.")]
+IdOpt = Annotated[str | None, typer.Option("--id", help="Which request of a --request .jsonl file.")]
+WhereOpt = Annotated[str | None, typer.Option("--where", help="Request as shorthand (names from the data's "
+                                                              "requests*.jsonl) or JSON (request or structure).")]
+ProfileOpt = Annotated[str | None, typer.Option("--allergens", help="Allergy profile: PEANUT,MILK (or PEANUTS, DAIRY, "
+                                                                    "…, ALL).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object per restaurant (the contract).")]
+LimitOpt = Annotated[int | None, typer.Option("--limit", min=1, help="Show at most N restaurants.")]
+NearOpt = Annotated[bool, typer.Option("--near", help="Also list places that fail only unknown conditions.")]
+
+
 def search_cmd(
     data: DataDirOpt,
-    request: Optional[Path] = typer.Option(None, "--request", help="A request: .json file, or .jsonl with --id."),
-    request_id: Optional[str] = typer.Option(None, "--id", help="Which request of a --request .jsonl file."),
-    where: Optional[str] = typer.Option(None, "--where", help="Request as shorthand (names from the data's "
-                                                             "requests*.jsonl) or JSON (request or structure)."),
-    allergens: Optional[str] = typer.Option(None, "--allergens", help="Allergy profile: PEANUT,MILK (or PEANUTS, "
-                                                                     "DAIRY, …, ALL)."),
-    as_json: bool = typer.Option(False, "--json", help="One JSON object per restaurant (the contract)."),
-    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Show at most N restaurants."),
-    near: bool = typer.Option(False, "--near", help="Also list places that fail only unknown conditions."),
+    request: RequestOpt = None,
+    request_id: IdOpt = None,
+    where: WhereOpt = None,
+    allergens: ProfileOpt = None,
+    as_json: JsonOpt = False,
+    limit: LimitOpt = None,
+    near: NearOpt = False,
     db: DbOpt = None,
     lenient: bool = LenientOpt,
 ) -> None:
@@ -77,8 +85,8 @@ def search_cmd(
         typer.echo(f"     {r.hours}")
         if r.conditions:
             typer.echo("     " + "  ".join(f"{_MARK[c.value]} {c.aspect}" for c in r.conditions))
-        for code, e in r.allergy.items():
-            typer.echo(f"     {code}: {LEVEL_WORDS[e.level]} \u2014 {e.summary}")
+        for e in r.allergy.values():
+            typer.echo(f"     {e.line}")
     if not as_json:
         what = f"request {req.id}" if req is not None else "no request (every restaurant)"
         typer.echo(f"{len(results)} place(s) for {what}" + (f", profile {','.join(codes)}" if codes else ""))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 import ahocorasick
@@ -28,6 +29,19 @@ MatchMode = Literal["substring", "word"]
 
 _PLAIN = {"-": " ", "_": " ", "\u2010": " ", "\u2011": " ", "\u2012": " ", "\u2013": " ", "\u2014": " ",
           "\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00a0": " "}  # fmt: skip
+
+
+class _FoldTable(dict[int, str]):
+    """``str.translate`` table that folds each character on first sight and remembers it (a pure memo)."""
+
+    def __missing__(self, code: int) -> str:
+        folded = self[code] = _fold_char(chr(code))
+        return folded
+
+
+@cache
+def _fold_table() -> _FoldTable:
+    return _FoldTable()
 
 
 def _fold_char(ch: str) -> str:
@@ -49,7 +63,7 @@ def fold(text: str) -> str:
     if text.isascii():
         low = text.lower()
         return low.replace("-", " ").replace("_", " ") if ("-" in low or "_" in low) else low
-    return "".join(_fold_char(ch) for ch in text)
+    return text.translate(_fold_table())
 
 
 @dataclass(frozen=True, slots=True)

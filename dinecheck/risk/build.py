@@ -36,6 +36,22 @@ def allergy_seed_json() -> dict[str, Any]:
     return json.loads((resources.files("dinecheck.risk") / "data" / "allergy_seed.json").read_text(encoding="utf-8"))
 
 
+@cache
+def default_vocabulary() -> Vocabulary:
+    """The vocabulary of the shipped ontology data, built once per process (it is immutable)."""
+    return Vocabulary(load_data_dir())
+
+
+def allergy_seed(code: str, vocabulary: Vocabulary | None = None) -> dict[str, Any]:
+    """The allergy seed for one allergen as a runnable Formula Seed: its filter is the allergen's ontology-generated
+    vocabulary matched as whole words (``seed run`` with it gives the G1a-style figures for that allergen alone)."""
+    vocab = vocabulary or default_vocabulary()
+    seed = json.loads(json.dumps(allergy_seed_json()))
+    seed["task_name"] = f"allergy-evidence-{code.lower()}"
+    seed["filter"] = {"keywords": vocab.filter_keywords(code), "match": "word"}
+    return seed
+
+
 def allergy_fields() -> list[FieldSpec]:
     return [FieldSpec.model_validate(f) for f in allergy_seed_json()["extract"]["fields"]]
 
@@ -106,8 +122,7 @@ def build_evidence(
 ) -> tuple[EvidenceIndex, BuildReport]:
     """Evidence for every restaurant × allergen; with a store, labels are reused and results written there."""
     t0 = time.perf_counter()
-    onto = ontology or load_data_dir()
-    vocab = Vocabulary(onto)
+    vocab = Vocabulary(ontology) if ontology is not None else default_vocabulary()
     fields = allergy_fields()
     scorer = allergy_scorer()
     prov = provenance_of(extractor, fields)
@@ -162,7 +177,7 @@ def build_evidence(
         if progress is not None:
             progress(min(i + BATCH, len(pending)), len(pending))
     report.failed = sum(1 for lab in labels.values() if lab.status != "ok")
-    names = {a.code: a.name.lower() for a in onto.allergens.values()}
+    names = vocab.allergen_names
     index = EvidenceIndex()
     for r in rests:
         facts = [_facts(rv, sc, labels.get(rv.review_id)) for rv, sc, _ in scans[r.business_id]]

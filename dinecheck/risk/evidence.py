@@ -8,12 +8,14 @@ in each review) and returns an :class:`AllergenEvidence` per allergen. The level
 2. ``handles_allergen`` — reviews name dishes or ingredients carrying the allergen (exposure: the kitchen handles it);
 3. ``accommodating`` — staff accommodated this allergy more often than they dismissed it;
 4. ``no_reports`` — at least :data:`MIN_RELEVANT` reviews talk about this allergy and none reports a problem;
-5. ``insufficient_evidence`` — fewer relevant reviews than that: nothing can be said. Never a "safe" verdict.
+5. ``insufficient_evidence`` — fewer such reviews than that: nothing can be said. Never a "safe" verdict.
 
-A review is *relevant* to an allergen when it is allergy talk (it went to the extractor) and names the allergen in
-allergy context. Reviews whose extraction failed are never counted as "no problem": they are reported as unread.
-The G1a-style numeric score is computed by the allergy seed (``data/allergy_seed.json``, the G1a-v2 compute without
-its verdict) over the relevant reviews, and says what it was computed from.
+An *allergy review* of an allergen is allergy talk (it went to the extractor) that names the allergen in allergy
+context and was labelled; a *relevant review* is an allergy review or an exposure review (one that names a dish or
+ingredient carrying the allergen). No relevant review therefore always means ``insufficient_evidence``. Reviews whose
+extraction failed are never counted as "no problem": they are reported as unread. The G1a-style numeric score is
+computed by the allergy seed (``data/allergy_seed.json``, the G1a-v2 compute without its verdict) over the allergy
+reviews, and says what it was computed from.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from dinecheck.errors import EvaluationError
 from dinecheck.formula.ops import ReviewRecord
 from dinecheck.formula.run import CompiledSeed
 
@@ -104,7 +107,7 @@ class AllergenEvidence:
     level: Level
     summary: str
     reviews_read: int
-    relevant_reviews: int
+    relevant_reviews: int  # allergy reviews and exposure reviews of this allergen (each review once)
     incidents: tuple[Incident, ...]
     staff: Mapping[str, int]  # accommodated, dismissive, claimed_safe_then_reaction
     exposure_mentions: int  # reviews naming an allergen-bearing dish or ingredient
@@ -113,10 +116,16 @@ class AllergenEvidence:
     quotes: tuple[Quote, ...]
     unread_reviews: int  # allergy talk whose extraction failed (never counted as "no problem")
     score: RiskScore | None = None
+    allergy_reviews: int = 0  # reviews that talk about an allergy to this allergen (labelled)
 
     @property
     def concern(self) -> int:
         return LEVEL_CONCERN[self.level]
+
+    @property
+    def line(self) -> str:
+        """The evidence line shown in results: ``PEANUT: kitchen handles it — reviews mention peanut butter (1 review)``."""
+        return f"{self.allergen}: {LEVEL_WORDS[self.level]} \u2014 {self.summary}"
 
     def contract_json(self) -> dict[str, Any]:
         """The ``search --json`` contract object: exactly these names."""
@@ -141,12 +150,13 @@ class AllergenEvidence:
             "exposure_terms": list(self.exposure_terms),
             "quotes": [q.to_json() for q in self.quotes],
             "unread_reviews": self.unread_reviews,
+            "allergy_reviews": self.allergy_reviews,
             "score": self.score.to_json() if self.score else None,
         })  # fmt: skip
         return out
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> "AllergenEvidence":
+    def from_json(cls, obj: Mapping[str, Any]) -> AllergenEvidence:
         sc = obj.get("score")
         return cls(
             business_id=obj["business_id"],
@@ -163,6 +173,7 @@ class AllergenEvidence:
             quotes=tuple(Quote(**q) for q in obj["quotes"]),
             unread_reviews=obj["unread_reviews"],
             score=RiskScore(sc["value"], sc["computed_from"], sc["outputs"]) if sc else None,
+            allergy_reviews=obj.get("allergy_reviews", 0),
         )
 
 
@@ -218,13 +229,15 @@ def summarize(
 ) -> dict[str, AllergenEvidence]:
     """The evidence for every allergen in ``codes`` at one restaurant (pure)."""
     out: dict[str, AllergenEvidence] = {}
+    prior: dict[str, Any] = {}  # the score without relevant reviews is the same for every allergen: computed once
     for code in codes:
-        out[code] = _one(business_id, context, facts, code, scorer, (names or {}).get(code, code.lower().replace("_", " ")))
+        name = (names or {}).get(code, code.lower().replace("_", " "))
+        out[code] = _one(business_id, context, facts, code, scorer, name, prior)
     return out
 
 
 def _one(business_id: str, context: Mapping[str, Any], facts: Sequence[ReviewFacts], code: str,
-         scorer: CompiledSeed | None, code_name: str) -> AllergenEvidence:
+         scorer: CompiledSeed | None, code_name: str, prior: dict[str, Any]) -> AllergenEvidence:
     relevant: list[ReviewFacts] = []
     unread = 0
     incidents: list[Incident] = []
@@ -283,7 +296,7 @@ def _one(business_id: str, context: Mapping[str, Any], facts: Sequence[ReviewFac
                 quotes.append(Quote(f.review_id, "concern", f.allergy_sentences[0]))
     summary = _summary(code_name, level, len(relevant), len(facts), incidents, staff, list(exposure_terms),
                        len(exposure_ids), unread)
-    score = _score(scorer, business_id, context, relevant, code_name) if scorer is not None else None
+    score = _score(scorer, business_id, context, relevant, code_name, prior) if scorer is not None else None
     kinds_first = {"incident": 0, "staff": 1, "concern": 2, "exposure": 3}
     quotes.sort(key=lambda q: kinds_first[q.kind])
     return AllergenEvidence(
@@ -292,7 +305,8 @@ def _one(business_id: str, context: Mapping[str, Any], facts: Sequence[ReviewFac
         level=level,
         summary=summary,
         reviews_read=len(facts),
-        relevant_reviews=len(relevant),
+        relevant_reviews=len({f.review_id for f in relevant} | set(exposure_ids)),
+        allergy_reviews=len(relevant),
         incidents=tuple(incidents),
         staff=staff,
         exposure_mentions=len(exposure_ids),
@@ -309,12 +323,19 @@ def _first(items: Sequence[str]) -> str:
 
 
 def _score(scorer: CompiledSeed, business_id: str, context: Mapping[str, Any], relevant: Sequence[ReviewFacts],
-           code_name: str) -> RiskScore:
+           code_name: str, prior: dict[str, Any]) -> RiskScore | None:
     records = [
         ReviewRecord(f.review_id, {"year": f.year, "stars": f.stars, "useful": f.useful}, dict(f.values)) for f in relevant
     ]
-    res = scorer.evaluate(business_id, "", dict(context), records, len(records))
-    o = res.outputs
+    if not records and prior:
+        o = prior
+    else:
+        try:
+            o = scorer.evaluate(business_id, "", dict(context), records, len(records)).outputs
+        except EvaluationError:  # e.g. a review without stars or useful count: no score rather than a made-up one
+            return None
+        if not records:
+            prior.update(o)
     value = float(o["FINAL_RISK_SCORE"])
     text = (
         f"G1a-v2 formula (0–20, higher = riskier) over {_plural(len(records), 'review')} about a {code_name} allergy: "

@@ -16,11 +16,12 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from dinecheck.errors import StoreError
@@ -31,12 +32,16 @@ SCHEMA_VERSION = "1"
 
 _DDL = (
     "CREATE TABLE IF NOT EXISTS risk_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS risk_labels (review_id TEXT NOT NULL, provenance TEXT NOT NULL, text_hash TEXT NOT NULL,"
-    " business_id TEXT NOT NULL, status TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (review_id, provenance))",
-    "CREATE TABLE IF NOT EXISTS risk_restaurants (business_id TEXT PRIMARY KEY, name TEXT NOT NULL, address TEXT,"
-    " source TEXT)",
-    "CREATE TABLE IF NOT EXISTS risk_summaries (business_id TEXT NOT NULL, allergen TEXT NOT NULL, level TEXT NOT NULL,"
-    " payload TEXT NOT NULL, PRIMARY KEY (business_id, allergen))",
+    (
+        "CREATE TABLE IF NOT EXISTS risk_labels (review_id TEXT NOT NULL, provenance TEXT NOT NULL, text_hash TEXT"
+        " NOT NULL, business_id TEXT NOT NULL, status TEXT NOT NULL, label TEXT NOT NULL,"
+        " PRIMARY KEY (review_id, provenance))"
+    ),
+    "CREATE TABLE IF NOT EXISTS risk_restaurants (business_id TEXT PRIMARY KEY, name TEXT NOT NULL, address TEXT, source TEXT)",
+    (
+        "CREATE TABLE IF NOT EXISTS risk_summaries (business_id TEXT NOT NULL, allergen TEXT NOT NULL, level TEXT"
+        " NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (business_id, allergen))"
+    ),
     "CREATE INDEX IF NOT EXISTS risk_summaries_allergen ON risk_summaries (allergen)",
 )
 
@@ -71,6 +76,7 @@ class RiskStore:
         self.dialect = dialect
         self.url = url
         self._schema = schema
+        self._lock = threading.Lock()  # one connection shared by threads (a web server): one statement group at a time
         with self._tx() as cur:
             if schema:
                 cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
@@ -92,6 +98,10 @@ class RiskStore:
 
     @contextmanager
     def _tx(self) -> Iterator[Any]:
+        with self._lock:
+            yield from self._tx_unlocked()
+
+    def _tx_unlocked(self) -> Iterator[Any]:
         try:
             if self.dialect == "sqlite":
                 cur = self._conn.cursor()
@@ -120,7 +130,7 @@ class RiskStore:
     def close(self) -> None:
         self._conn.close()
 
-    def __enter__(self) -> "RiskStore":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -251,7 +261,7 @@ def open_risk_store(url: str | None = None, *, create: bool = True) -> RiskStore
         rest = target[len("sqlite://") :]
         if not rest.startswith("/"):
             raise StoreError("a SQLite URL is sqlite:///relative/file.sqlite or sqlite:////absolute/file.sqlite", "--db")
-        path = Path(rest[1:]) if not rest.startswith("//") else Path(rest[1:])
+        path = Path(rest[1:])  # sqlite:///rel.sqlite -> rel.sqlite; sqlite:////abs.sqlite -> /abs.sqlite
     elif "://" in target:
         raise StoreError(f"unsupported database URL scheme {target.split('://')[0]!r}; use sqlite:/// or postgresql://",
                          "--db")  # fmt: skip
@@ -261,9 +271,9 @@ def open_risk_store(url: str | None = None, *, create: bool = True) -> RiskStore
         raise StoreError("no allergy evidence store here yet; build it with: dinecheck risk build --data DIR", str(path))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
+        lite = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        lite.execute("PRAGMA journal_mode=WAL")
+        lite.execute("PRAGMA synchronous=NORMAL")
     except (OSError, sqlite3.Error) as exc:
         raise StoreError(f"cannot open the database ({exc})", str(path)) from None
-    return RiskStore(conn, "sqlite", str(path))
+    return RiskStore(lite, "sqlite", str(path))

@@ -3,7 +3,9 @@
 For each of the 15 allergen codes the vocabulary holds the names of every ingredient that carries the allergen at level
 DEFINITE or DERIVED (canonical, common, translated and inflected names in the five ontology languages), plus the general
 allergy words of ``data/allergy_words.json``. Non-English names that are everyday English words
-(``data/english_false_friends.txt``: "pain", "pan", "ei") are left out, because reviews are read as English text.
+(``data/english_false_friends.txt``: "pain", "pan", "ei") are left out, because reviews are read as English text, and
+so are English names whose everyday sense is mostly not the food (``data/ambiguous_english_names.txt``: "sole",
+"bass", "wrap", "spelt", "tart").
 
 Everything is matched as whole words or phrases (:class:`~dinecheck.formula.filter.PhraseMatcher`): "nut" never
 matches "donut" or "minutes". :meth:`Vocabulary.scan` reads one review once and returns a :class:`ReviewScan`:
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -35,6 +38,10 @@ _NEGATION_WINDOW = 3  # words before a name that may negate it ("no peanuts", "w
 
 def _data_text(name: str) -> str:
     return (resources.files("dinecheck.risk") / "data" / name).read_text(encoding="utf-8")
+
+
+def _word_list(name: str) -> frozenset[str]:
+    return frozenset(ln.strip() for ln in _data_text(name).splitlines() if ln.strip() and not ln.startswith("#"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +83,10 @@ class Vocabulary:
 
     def __init__(self, ontology: Ontology, codes: Sequence[str] = ALLERGEN_CODES) -> None:
         words = json.loads(_data_text("allergy_words.json"))
-        false_friends = {
-            ln.strip() for ln in _data_text("english_false_friends.txt").splitlines() if ln.strip() and not ln.startswith("#")
-        }
+        false_friends = _word_list("english_false_friends.txt")
+        ambiguous = _word_list("ambiguous_english_names.txt")
         self.codes = tuple(codes)
+        self.allergen_names = {a.code: a.name.lower() for a in ontology.allergens.values()}
         wanted = set(self.codes)
         terms: dict[str, set[str]] = {}
         ingredient_of: dict[str, str] = {}
@@ -88,7 +95,7 @@ class Vocabulary:
                 if s.type not in NAME_TYPES or (s.lang is not None and s.lang not in LANGUAGES):
                     continue
                 name = " ".join(fold(s.text).split())
-                if not name or (s.lang not in (None, "en") and name in false_friends):
+                if not name or name in ambiguous or (s.lang not in (None, "en") and name in false_friends):
                     continue
                 codes_here = {p.code for p in ontology.allergen_paths(s.canonical_id) if p.level in EXPOSURE_LEVELS}
                 codes_here &= wanted
@@ -146,13 +153,14 @@ class Vocabulary:
         if not hits:
             return ReviewScan(False, frozenset())
         bounds = _sentences(folded)
+        starts = [b.start for b in bounds]
         allergy_sent: set[int] = set()
         needs = False
         term_hits: list[tuple[int, Any]] = []
         hits = _outermost(hits)
         for h in hits:
-            kind, key = h.value  # type: ignore[misc]
-            si = _sentence_of(bounds, h.start)
+            kind: str = h.value[0]  # type: ignore[index]
+            si = bisect_right(starts, h.start) - 1
             if kind in ("allergy", "symptom"):
                 needs = True
                 allergy_sent.add(si)
@@ -196,26 +204,13 @@ def _outermost(hits: list[PhraseHit]) -> list[PhraseHit]:
 
 
 def _sentences(folded: str) -> list[_Sentence]:
-    out: list[_Sentence] = []
-    pos = 0
-    for m in _SENTENCE_END.finditer(folded):
-        if m.start() > pos:
-            out.append(_Sentence(pos, m.start()))
-        pos = m.end()
-    if pos < len(folded) or not out:
-        out.append(_Sentence(pos, len(folded)))
-    return out
+    """Sentence spans: text between runs of sentence-ending characters (each delimiter run ends one sentence)."""
+    cuts = [(m.start(), m.end()) for m in _SENTENCE_END.finditer(folded)]
+    starts = [0, *(e for _, e in cuts)]
+    ends = [*(s for s, _ in cuts), len(folded)]
+    return [_Sentence(a, b) for a, b in zip(starts, ends)]
 
 
-def _sentence_of(bounds: list[_Sentence], pos: int) -> int:
-    lo, hi = 0, len(bounds) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if bounds[mid].start <= pos:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 def allergen_codes(codes: Iterable[str]) -> tuple[str, ...]:
