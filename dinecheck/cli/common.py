@@ -12,11 +12,13 @@ import typer
 
 from dinecheck.dataset import Dataset, Restaurant, load_dataset
 from dinecheck.errors import DataError, DinecheckError
+from dinecheck.requests.lint import did_you_mean
 
 LenientOpt = typer.Option(False, "--lenient", help="Skip bad dataset lines with a counted warning instead of failing.")
 DataDirOpt = Annotated[Path, typer.Option("--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl).")]
 RestaurantOpt = Annotated[
-    Optional[list[str]], typer.Option("--restaurant", help="Only this business_id (repeatable).")
+    Optional[list[str]], typer.Option("--restaurant", help="Only this restaurant: business_id or unique name "
+                                                           "(repeatable).")
 ]
 
 
@@ -55,11 +57,28 @@ def load_data(data: Path, lenient: bool) -> Dataset:
     return ds
 
 
+def resolve_restaurant(ds: Dataset, text: str, data: Path | str, where: str) -> Restaurant:
+    """The restaurant named on the command line: a business id, else a unique name (exact, then ignoring case).
+
+    An ambiguous name lists the matching ids; an unknown one suggests close names. Errors are DataErrors at ``where``.
+    """
+    hit = ds.restaurant(text)
+    if hit is not None:
+        return hit
+    named = [r for r in ds.restaurants if r.name == text] or [r for r in ds.restaurants
+                                                              if r.name.lower() == text.lower()]
+    if len(named) == 1:
+        return named[0]
+    if named:
+        ids = ", ".join(r.business_id for r in named[:5]) + (", …" if len(named) > 5 else "")
+        raise DataError(f"{len(named)} restaurants are named {text!r} ({ids}); give a business_id", where)
+    close = did_you_mean(text, [r.name for r in ds.restaurants])
+    hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+    raise DataError(f"no restaurant with business_id {text!r} in {data}{hint}", where)
+
+
 def select_restaurants(ds: Dataset, business_ids: Sequence[str] | None, data: Path) -> list[Restaurant]:
-    """The restaurants named by ``--restaurant`` (in that order, once each), or all of them in dataset order."""
-    wanted = list(dict.fromkeys(business_ids or []))
-    by_id = {r.business_id: r for r in ds.restaurants}
-    for bid in wanted:
-        if bid not in by_id:
-            raise DataError(f"no restaurant with business_id {bid!r} in {data}", f"--restaurant {bid}")
-    return [by_id[b] for b in wanted] if wanted else list(ds.restaurants)
+    """The restaurants named by ``--restaurant`` (business ids or unique names; in that order, once each), or all of
+    them in dataset order."""
+    chosen = [resolve_restaurant(ds, b, data, f"--restaurant {b}") for b in dict.fromkeys(business_ids or [])]
+    return list({r.business_id: r for r in chosen}.values()) if chosen else list(ds.restaurants)

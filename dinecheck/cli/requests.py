@@ -1,4 +1,5 @@
-"""CLI: ``dinecheck requests validate | match | catalog | schema | shorthand`` — a thin shell over :mod:`dinecheck.requests`.
+"""CLI: ``dinecheck requests validate | match | catalog | matrix | suggest | list | schema | shorthand`` — a thin
+shell over :mod:`dinecheck.requests`.
 
 Contract (other tools depend on it): ``validate`` exits 0 when every request is ``ok``, 1 otherwise, 2 on invalid
 input; ``--json`` prints one object per request with exactly ``request_id, group, status, matches, gold_restaurant``.
@@ -8,23 +9,38 @@ input; ``--json`` prints one object per request with exactly ``request_id, group
 from __future__ import annotations
 
 import json
+import os
 import sys
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Optional
 
 import typer
 
-from dinecheck.cli.common import LenientOpt, echo_json, load_data
+from dinecheck.cli.common import LenientOpt, echo_json, load_data, resolve_restaurant
+from dinecheck.cli.extractor_options import ApiKeyOpt, BaseUrlOpt, ConfigOpt, ModelOpt
 from dinecheck.dataset import Dataset
-from dinecheck.errors import LintError, RequestError, ShorthandError
+from dinecheck.errors import DataError, LintError, RequestError, ShorthandError
 from dinecheck.requests import shorthand as sh
 from dinecheck.requests.catalog import Catalog, build_catalog
-from dinecheck.requests.lint import Linter
 from dinecheck.requests.evaluate import Engine, NodeResult
-from dinecheck.requests.load import find_request, load_groundtruth, load_request, load_requests
+from dinecheck.requests.lint import Linter
+from dinecheck.requests.load import (
+    find_request,
+    load_groundtruth,
+    load_request,
+    load_requests,
+)
+from dinecheck.requests.matrix import build_matrix
 from dinecheck.requests.schema import Request, request_json_schema
-from dinecheck.requests.validate import ALL_STATUSES, STATUSES, SUCCESS_STATUSES, summary_by_group, validate_requests
+from dinecheck.requests.suggest import DEFAULT_MAX_CONDITIONS, Suggester, Suggestion
+from dinecheck.requests.validate import (
+    ALL_STATUSES,
+    STATUSES,
+    SUCCESS_STATUSES,
+    summary_by_group,
+    validate_requests,
+)
 
 app = typer.Typer(help="Evaluate, explain and validate structured restaurant requests.", no_args_is_help=True)
 
@@ -248,3 +264,138 @@ def catalog(
         return
     for line in render_catalog(cat):
         typer.echo(line)
+
+
+@app.command()
+def matrix(
+    data: Path = DataOpt,
+    requests: Path = typer.Option(..., "--requests", help="Requests file (JSON Lines)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the matrix as JSON (condition_matrix.json)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the matrix as one JSON object."),
+    lenient: bool = LenientOpt,
+    strict: bool = StrictOpt,
+    no_lint: bool = NoLintOpt,
+) -> None:
+    """Every request condition (by aspect) × every restaurant: +1/0/-1, with per-condition counts."""
+    reqs = load_requests(requests)
+    ds = load_data(data, lenient)
+    if not no_lint:
+        lint_or_fail(ds, reqs, str(requests), strict=strict)
+    m = build_matrix(ds, reqs)
+    obj = m.to_json()
+    if out is not None:
+        try:
+            out.write_text(json.dumps(obj, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise DataError(f"cannot write the matrix ({exc.strerror})", str(out)) from None
+    if as_json:
+        echo_json(obj)
+        return
+    typer.echo(f"{'condition':<44} {'type':<16} {'+1':>5} {'0':>5} {'-1':>5}  requests")
+    for c in m.conditions:
+        k = c.counts()
+        rids = sorted({rid for rid, _ in c.uses})
+        shown = ", ".join(rids[:6]) + (f", … {len(rids) - 6} more" if len(rids) > 6 else "")
+        typer.echo(f"{c.name:<44} {c.kind:<16} {k['+1']:>5} {k['0']:>5} {k['-1']:>5}  {shown}")
+    typer.echo(f"\n{len(m.conditions)} conditions × {len(m.restaurants)} restaurants; "
+               f"{len(m.unique_conditions())} unique, {len(m.rare_conditions())} rare (1-3 restaurants)"
+               + (f"; written to {out}" if out is not None else ""))
+
+
+@app.command()
+def suggest(
+    data: Path = DataOpt,
+    gold: str = typer.Option(..., "--gold", help="The restaurant the request must single out: business_id or unique "
+                                                 "name."),
+    group: str = typer.Option("G01", "--group", help="Shape of the request: G01 … G10 (see docs/requests.md)."),
+    max_conditions: int = typer.Option(DEFAULT_MAX_CONDITIONS, "--max-conditions", min=1,
+                                       help="Most conditions in a suggested request."),
+    limit: int = typer.Option(5, "--limit", min=1, help="How many suggestions at most."),
+    as_json: bool = typer.Option(False, "--json", help="Print each suggestion as a request line (JSON Lines)."),
+    lenient: bool = LenientOpt,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    api_key: ApiKeyOpt = None,
+    config: ConfigOpt = None,
+) -> None:
+    """Suggest the smallest requests of a group's shape that only the gold restaurant satisfies (each validated ok).
+    With a configured model, its draft of the text replaces the template when it mentions every condition.
+    Exit 1 when none is found within --max-conditions."""
+    ds = load_data(data, lenient)
+    target = resolve_restaurant(ds, gold, data, f"--gold {gold}")
+    found = Suggester(ds).suggest(target, group.upper(), max_conditions=max_conditions, limit=limit)
+    drafts = _model_drafts(found, target.name, base_url, model, api_key, config)
+    for i, s in enumerate(found, start=1):
+        template = s.line["text"]
+        draft = drafts.get(s.line["id"])
+        line = {**s.line, "text": draft} if draft else s.line
+        if as_json:
+            echo_json(line)
+            continue
+        typer.echo(f"{i}. {s.line['shorthand']}")
+        if draft:
+            typer.echo(f"   text (model draft, checked): {draft}")
+            typer.echo(f"   template: {template}")
+        else:
+            typer.echo(f"   text: {template}")
+        counts = ", ".join(f"{a}={n}" for a, n in s.condition_counts)
+        typer.echo(f"   {s.n_conditions} conditions; restaurants satisfying each: {counts}; status: ok")
+    if not as_json:
+        typer.echo(f"{len(found)} suggestion(s) of group {group.upper()} for {target.business_id} ({target.name})")
+    if not found:
+        raise typer.Exit(1)
+
+
+def _model_drafts(found: Sequence[Suggestion], gold_name: str, base_url: str | None, model: str | None,
+                  api_key: str | None, config: Path | None) -> dict[str, str]:
+    """Model drafts of the texts (id → text) when a model is configured; rejected drafts are warnings on stderr."""
+    from dinecheck.extract.chat import ENV_BASE_URL, configured_base_url
+
+    if not found or not (base_url or os.environ.get(ENV_BASE_URL) or configured_base_url(config)):
+        return {}
+    from dinecheck.cli.extractor_options import build_options
+    from dinecheck.extract.chat import ChatClient, resolve_config
+    from dinecheck.requests.draft import draft_text
+
+    cfg = resolve_config(build_options(base_url=base_url, model=model, api_key=api_key, config=config),
+                         location="requests suggest")
+    client = ChatClient(cfg)
+    out: dict[str, str] = {}
+    try:
+        for s in found:
+            d = draft_text(client, s.line["text"], list(s.phrases), s.request.structure, gold_name)
+            if d.from_model:
+                out[s.line["id"]] = d.text
+            else:
+                print(f"warning: {s.line['id']}: the model's draft was not used: {'; '.join(d.problems)}",
+                      file=sys.stderr)
+    finally:
+        client.close()
+    return out
+
+
+@app.command("list")
+def list_cmd(
+    requests: Path = typer.Argument(..., help="Requests file (JSON Lines)."),
+    data: Optional[Path] = typer.Option(None, "--data", help="Also evaluate against this dataset and show statuses."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per request."),
+    lenient: bool = LenientOpt,
+) -> None:
+    """List a request file: id, group, shorthand (derived from the structure), and the status when --data is given."""
+    reqs = load_requests(requests)
+    statuses: dict[str, tuple[str, int]] = {}
+    if data is not None:
+        ds = load_data(data, lenient)
+        statuses = {r.request_id: (r.status, len(r.matches)) for r in validate_requests(Engine(ds), reqs)}
+    for r in reqs:
+        short = sh.to_text(sh.from_structure(r.structure))
+        if as_json:
+            obj: dict[str, Any] = {"id": r.id, "group": r.group, "shorthand": short}
+            if r.id in statuses:
+                obj["status"], obj["matches"] = statuses[r.id]
+            echo_json(obj)
+        elif r.id in statuses:
+            status, n = statuses[r.id]
+            typer.echo(f"{r.id:<8} {r.group or '-':<5} {status:<15} {n:>4}  {short}")
+        else:
+            typer.echo(f"{r.id:<8} {r.group or '-':<5} {short}")

@@ -105,8 +105,9 @@ class AttributeInfo:
 
 
 @dataclass(frozen=True)
-class FieldCount:
-    """A top-level business field (``stars``, ``categories``, …) and how many restaurants have it (non-null)."""
+class NameCount:
+    """A name and a count: a top-level business field and how many restaurants have it (non-null), or a category and
+    how many restaurants list it."""
 
     name: str
     count: int
@@ -115,15 +116,8 @@ class FieldCount:
         return {"name": self.name, "count": self.count}
 
 
-@dataclass(frozen=True)
-class CategoryCount:
-    """A category and the number of restaurants listing it."""
-
-    name: str
-    count: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "count": self.count}
+FieldCount = NameCount
+CategoryCount = NameCount
 
 
 def _hm(minutes: int) -> str:

@@ -210,6 +210,24 @@ class Engine:
             self.index.forget(r)
         return out
 
+    def condition_values(self, items: Sequence[tuple[str, str, Condition]]) -> list[tuple[int, ...]]:
+        """For each ``(request_id, pointer, condition)``: the condition's value for every restaurant, in dataset order.
+
+        Every condition is evaluated in full (no short-circuit); equal evidence is evaluated once per restaurant;
+        restaurant-major with the review caches dropped after each restaurant (bounded memory, linear time).
+        """
+        keys = [evidence_key(c) for _, _, c in items]
+        first: dict[str, tuple[str, str, str]] = {}
+        for key, (rid, ptr, cond) in zip(keys, items):
+            self._evaluator(key, cond)
+            first.setdefault(key, (rid, ptr, cond.aspect))
+        columns: dict[str, list[int]] = {k: [] for k in first}
+        for r in self.dataset.restaurants:
+            for key, (rid, ptr, aspect) in first.items():
+                columns[key].append(self._evaluate_leaf(key, rid, ptr, aspect, r).value)
+            self.index.forget(r)
+        return [tuple(columns[k]) for k in keys]
+
     # -- explanations ----------------------------------------------------------------------------------------------
     def explain(self, request: Request, restaurant: Restaurant) -> NodeResult:
         """Evaluate every node (no short-circuit) and return the tree with each condition's evidence."""

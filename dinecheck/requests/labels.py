@@ -104,3 +104,86 @@ def attribute_label(path: Sequence[str]) -> str:
         return _NESTED_FORM[top].format(sub=sub)
     noun = _NESTED_NOUN.get(top, top_label.lower())
     return _sentence(f"{sub} {noun}")
+
+
+# Phrases for a request's natural text ("Looking for a cafe that's kid-friendly, with free Wi-Fi, …"): the meaning of
+# each Yelp attribute value as the Yelp site words it.
+_BOOL_PHRASES = MappingProxyType({
+    "GoodForKids": ("kid-friendly", "not aimed at kids"),
+    "HasTV": ("with TVs", "without TVs"),
+    "DriveThru": ("with a drive-thru", "without a drive-thru"),
+    "OutdoorSeating": ("with outdoor seating", "indoor-only"),
+    "RestaurantsTakeOut": ("that offers takeout", "dine-in only"),
+    "RestaurantsDelivery": ("that delivers", "that doesn't deliver"),
+    "RestaurantsReservations": ("that takes reservations", "walk-in only"),
+    "RestaurantsGoodForGroups": ("good for groups", "not geared to groups"),
+    "RestaurantsTableService": ("with table service", "without table service"),
+    "BikeParking": ("with bike parking", "without bike parking"),
+    "BusinessAcceptsCreditCards": ("that accepts credit cards", "cash-only"),
+    "BusinessAcceptsBitcoin": ("that accepts Bitcoin", "that doesn't take Bitcoin"),
+    "WheelchairAccessible": ("wheelchair accessible", "not wheelchair accessible"),
+    "DogsAllowed": ("dog-friendly", "without dogs"),
+    "CoatCheck": ("with coat check", "without coat check"),
+    "HappyHour": ("with a happy hour", "without a happy hour"),
+    "BYOB": ("that's BYOB", "that isn't BYOB"),
+    "Caters": ("that caters", "that doesn't cater"),
+    "GoodForDancing": ("good for dancing", "not for dancing"),
+    "ByAppointmentOnly": ("by appointment only", "open to walk-ins"),
+    "Corkage": ("that charges corkage", "without a corkage fee"),
+    "Open24Hours": ("open 24 hours", "not open around the clock"),
+})
+_TEXT_PHRASES = MappingProxyType({
+    ("WiFi", "free"): "with free Wi-Fi",
+    ("WiFi", "no"): "without Wi-Fi",
+    ("WiFi", "paid"): "with paid Wi-Fi",
+    ("NoiseLevel", "quiet"): "quiet",
+    ("NoiseLevel", "average"): "with a moderate noise level",
+    ("NoiseLevel", "loud"): "lively",
+    ("NoiseLevel", "very_loud"): "very loud",
+    ("Alcohol", "full_bar"): "with a full bar",
+    ("Alcohol", "beer_and_wine"): "serving beer and wine",
+    ("Alcohol", "none"): "without alcohol",
+    ("RestaurantsPriceRange2", "1"): "budget-friendly",
+    ("RestaurantsPriceRange2", "2"): "mid-priced",
+    ("RestaurantsPriceRange2", "3"): "pricey",
+    ("RestaurantsPriceRange2", "4"): "high-end",
+    ("RestaurantsAttire", "casual"): "with a casual dress code",
+    ("RestaurantsAttire", "dressy"): "with a dressy dress code",
+    ("RestaurantsAttire", "formal"): "with a formal dress code",
+    ("Smoking", "no"): "non-smoking",
+    ("Smoking", "outdoor"): "with smoking outdoors",
+    ("Smoking", "yes"): "where smoking is allowed",
+    ("BYOBCorkage", "yes_free"): "with free corkage for your own bottle",
+    ("BYOBCorkage", "yes_corkage"): "that charges corkage for your own bottle",
+    ("BYOBCorkage", "no"): "that doesn't allow your own bottle",
+    ("AgesAllowed", "21plus"): "for ages 21 and up",
+    ("AgesAllowed", "allages"): "open to all ages",
+})
+_NESTED_PHRASES = MappingProxyType({
+    "Ambience": "with a {sub} ambience",
+    "GoodForMeal": "good for {sub}",
+    "BusinessParking": "with {sub} parking",
+    "Music": "with {sub} music",
+    "BestNights": "best on {sub}s",
+    "DietaryRestrictions": "with {sub} options",
+})
+
+
+def attribute_phrase(path: Sequence[str], value: object) -> str:
+    """How a request's text says "attribute at ``path`` has ``value``" (a decoded value: bool, text, number).
+
+    ``attribute_phrase(["WiFi"], "free")`` → "with free Wi-Fi"; ``(["Ambience", "hipster"], True)`` → "with a hipster
+    ambience"; unknown attributes read "where <label> is <value>"."""
+    keys = list(path[1:] if path and path[0] == "attributes" else path)
+    label = attribute_label(keys)
+    if len(keys) == 2 and keys[0] in _NESTED_PHRASES and value is True:
+        sub = words(keys[1])
+        return _NESTED_PHRASES[keys[0]].format(sub=sub.capitalize() if keys[0] == "BestNights" else sub)
+    if len(keys) == 1 and isinstance(value, bool) and keys[0] in _BOOL_PHRASES:
+        return _BOOL_PHRASES[keys[0]][0 if value else 1]
+    if len(keys) == 1 and isinstance(value, str) and (keys[0], value.lower()) in _TEXT_PHRASES:
+        return _TEXT_PHRASES[(keys[0], value.lower())]
+    if isinstance(value, bool):
+        return f"where {label.lower()} is {'yes' if value else 'no'}"
+    shown = words(value) if isinstance(value, str) else str(value)
+    return f"where {label.lower()} is {shown}"

@@ -273,3 +273,62 @@ def test_dev_requests_validate_clean_with_strict_lint(cli, shared_data) -> None:
     d = shared_file(shared_data, "philly_cafes")
     r = cli("requests", "validate", "--data", d, "--requests", d / "requests_dev.jsonl", "--strict", "--json")
     assert r.code == 0 and r.err == ""
+
+
+def test_suggest_cli_json_lines_validate_ok(cli, tmp_path) -> None:
+    r = cli("requests", "suggest", "--data", SAMPLE, "--gold", "Golden Lantern", "--group", "G01", "--json")
+    assert r.code == 0, r
+    lines = [json.loads(x) for x in r.out.splitlines()]
+    assert lines and all(x["gold_restaurant"] == "smp-golden-lantern" and x["group"] == "G01" for x in lines)
+    f = tmp_path / "new.jsonl"
+    f.write_text(r.out)
+    v = cli("requests", "validate", "--data", SAMPLE, "--requests", f, "--strict", "--json")
+    assert v.code == 0 and v.err == ""
+    assert {json.loads(x)["status"] for x in v.out.splitlines()} == {"ok"}
+
+
+def test_suggest_cli_human_and_errors(cli) -> None:
+    r = cli("requests", "suggest", "--data", SAMPLE, "--gold", "smp-golden-lantern", "--limit", "2")
+    assert r.code == 0
+    assert r.out.splitlines()[0].startswith("1. AND(")
+    assert r.out.splitlines()[1].startswith("   text: Looking for a ")
+    assert r.out.splitlines()[-1] == "2 suggestion(s) of group G01 for smp-golden-lantern (Golden Lantern)"
+    bad = cli("requests", "suggest", "--data", SAMPLE, "--gold", "Golden Lanter")
+    assert (bad.code, bad.out) == (2, "")
+    assert bad.err == (f"error: --gold Golden Lanter: no restaurant with business_id 'Golden Lanter' in {SAMPLE} "
+                       "(did you mean 'Golden Lantern'?)\n")
+    g = cli("requests", "suggest", "--data", SAMPLE, "--gold", "smp-golden-lantern", "--group", "G99")
+    assert g.code == 2 and g.err.startswith("error: --group: unknown group 'G99'")
+    none = cli("requests", "suggest", "--data", SAMPLE, "--gold", "smp-golden-lantern", "--max-conditions", "1")
+    assert none.code == 1 and none.out.splitlines()[-1].startswith("0 suggestion(s) of group G01")
+
+
+def test_list_cli(cli) -> None:
+    r = cli("requests", "list", REQS)
+    assert r.code == 0
+    first = r.out.splitlines()[0].split()
+    assert first == ["S01", "G01", "AND(takeout,", "delivery,", "loud)"]
+    d = cli("requests", "list", REQS, "--data", SAMPLE)
+    assert d.out.splitlines()[0].split()[:4] == ["S01", "G01", "ok", "1"]
+    j = cli("requests", "list", REQS, "--data", SAMPLE, "--json")
+    assert json.loads(j.out.splitlines()[0]) == {"id": "S01", "group": "G01", "shorthand": "AND(takeout, delivery, loud)",
+                                                 "status": "ok", "matches": 1}
+
+
+def test_restaurant_names_work_like_ids() -> None:
+    from dinecheck.cli.common import resolve_restaurant
+    from dinecheck.dataset import load_dataset
+    from dinecheck.errors import DataError
+
+    ds, _ = load_dataset(SAMPLE)
+    r = ds.restaurants[0]
+    assert resolve_restaurant(ds, r.business_id, SAMPLE, "w") is r
+    assert resolve_restaurant(ds, r.name, SAMPLE, "w") is r
+    assert resolve_restaurant(ds, r.name.upper(), SAMPLE, "w") is r
+    twin = type(ds)(restaurants=(r, type(r)(**{**{f: getattr(r, f) for f in ("name", "categories", "attributes",
+                                                                               "hours", "raw")},
+                                                  "business_id": "other", "index": 1})),
+                    reviews={}, social=ds.social)
+    with pytest.raises(DataError, match=f"2 restaurants are named {r.name!r} \\({r.business_id}, other\\); give a "
+                                        "business_id"):
+        resolve_restaurant(twin, r.name, SAMPLE, "w")
