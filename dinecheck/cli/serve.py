@@ -33,6 +33,8 @@ def serve(
     extractor: str = typer.Option("offline", "--extractor", help="Extractor /api/seeds/run may use beyond replay: "
                                                                  "offline, or llm (needs --max-cost and a model)."),
     max_cost: Optional[float] = typer.Option(None, "--max-cost", min=0.0, help="Cost cap per LLM seed run."),
+    check: bool = typer.Option(False, "--check", help="Load the data and open the stores as a start would, report, "
+                                                      "and exit without serving."),
 ) -> None:
     """Serve the web app (find a place, restaurant pages, label checks, benchmark) and the JSON API."""
     if extractor not in ("offline", "llm"):
@@ -47,11 +49,17 @@ def serve(
     config = WebConfig(data=data, db=db, risk_db=risk_db, admin_token=admin_token, max_body_bytes=max_body, log_labels=log_labels,
                        extractor=extractor, max_cost=max_cost)
     state = build_state(config)  # load and seed before binding: bad input is one error line, not a server crash
+    shown = f"[{host}]" if ":" in host else host
+    what = "the bundled sample" if data is None else str(data)
+    if check:
+        print(f"ok: {what}: {len(state.dataset.restaurants)} restaurants, {state.dataset.n_reviews} reviews, "
+              f"{len(state.request_files)} request file(s); allergen store {state.store.url} (ontology version "
+              f"{state.store.version()}); allergy evidence ready; would serve at http://{shown}:{port}/")
+        state.close()
+        return
     app = create_app(config, state)
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: binding {host}: the server is reachable from other machines", file=sys.stderr)
-    shown = f"[{host}]" if ":" in host else host
-    what = "the bundled sample" if data is None else str(data)
     print(f"dinecheck serving {what} ({len(state.dataset.restaurants)} restaurants) at http://{shown}:{port}/ "
           "(Ctrl+C stops)", flush=True)
     try:
