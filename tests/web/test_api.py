@@ -314,6 +314,11 @@ def test_admin_token_is_required_and_works(tmp_path: Path):
         assert c.post("/api/allergens/check", json=check).json()["verdict"] == "AVOID"
         again = c.post("/api/admin/synonyms", json=body, headers={"Authorization": "Bearer s3cret"})
         assert "already a synonym" in _error(again, 400)["why"]
+        assert _error(c.post("/api/admin/reload"), 401)["where"] == "authorization"
+        reloaded = c.post("/api/admin/reload", headers={"Authorization": "Bearer s3cret"}).json()
+        assert reloaded["restaurants"] == len(state.dataset.restaurants) and reloaded["reviews"] == 60
+        state = c.app.state.dinecheck  # the fresh state (the old one is closed)
+        assert c.post("/api/allergens/check", json=check).json()["verdict"] == "AVOID"
     finally:
         state.close()
 
