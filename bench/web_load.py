@@ -91,12 +91,14 @@ def plan(n: int, requests: list[dict], ids: list[str], rng: random.Random) -> li
     return out
 
 
-async def run_load(url: str, work: list[tuple[str, str, str, dict]], clients: int) -> tuple[dict, list[str], float]:
+async def run_load(url: str, work: list[tuple[str, str, str, dict]], clients: int,
+                   pid: int) -> tuple[dict, list[str], float, list[tuple[int, int]]]:
     queue: asyncio.Queue = asyncio.Queue()
     for item in work:
         queue.put_nowait(item)
     lat: dict[str, list[float]] = defaultdict(list)
     errors: list[str] = []
+    rss: list[tuple[int, int]] = []  # (requests done, server RSS kB) after every 500 requests
 
     async def client() -> None:
         async with httpx.AsyncClient(base_url=url, timeout=60) as c:
@@ -113,10 +115,13 @@ async def run_load(url: str, work: list[tuple[str, str, str, dict]], clients: in
                 except httpx.HTTPError as exc:
                     errors.append(f"{kind} {path}: {type(exc).__name__}")
                 lat[kind].append(time.perf_counter() - t)
+                done = sum(len(v) for v in lat.values())
+                if done % 500 == 0:
+                    rss.append((done, rss_kb(pid)))
 
     t0 = time.perf_counter()
     await asyncio.gather(*(client() for _ in range(clients)))
-    return lat, errors, time.perf_counter() - t0
+    return lat, errors, time.perf_counter() - t0, rss
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -162,8 +167,7 @@ def main() -> None:
         try:
             rss_start = rss_kb(proc.pid)
             work = plan(args.requests, reqs, ids, random.Random(args.seed))
-            lat, errors, wall = asyncio.run(run_load(url, work, args.clients))
-            rss_end = rss_kb(proc.pid)
+            lat, errors, wall, rss = asyncio.run(run_load(url, work, args.clients, proc.pid))
         finally:
             proc.terminate()
             proc.wait(timeout=30)
@@ -178,8 +182,11 @@ def main() -> None:
         xs = lat.get(kind, [])
         if xs:
             print(f"{kind:<16} {len(xs):>5} {pct(xs, 50) * 1000:>8.1f} {pct(xs, 95) * 1000:>8.1f} {max(xs) * 1000:>8.1f}")
-    print(f"server RSS: start {rss_start / 1024:.0f} MB, end {rss_end / 1024:.0f} MB "
-          f"({(rss_end - rss_start) / max(rss_start, 1):+.1%})")
+    print("server RSS: before the load " + f"{rss_start / 1024:.0f} MB; after " +
+          ", ".join(f"{n} requests {kb / 1024:.0f} MB" for n, kb in rss))
+    if len(rss) >= 2:
+        first, last = rss[0][1], rss[-1][1]
+        print(f"RSS from request {rss[0][0]} to {rss[-1][0]} (after warm-up): {(last - first) / max(first, 1):+.1%}")
     p95 = pct(lat["search"], 95)
     print(f"baseline: in-process search (one at a time) median {base * 1000:.1f} ms; "
           f"HTTP search p50 / baseline = {pct(lat['search'], 50) / base:.1f}×")

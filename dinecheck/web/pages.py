@@ -30,7 +30,7 @@ router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(env=jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True))
 MAX_UPLOAD_BYTES = 900_000
-PAGE_RESULTS = 50
+PAGE_RESULTS = 20
 
 
 def _render(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
