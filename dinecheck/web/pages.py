@@ -24,6 +24,7 @@ from dinecheck.web.api import MAX_REQUESTS_PER_CALL, profile_of, state_of
 from dinecheck.web.config import MAX_LABELS_PER_REQUEST
 from dinecheck.web.safety import WebError
 from dinecheck.web.state import AppState
+from dinecheck.web.suggest import Suggester
 from dinecheck.web.wishes import DAYS, FindForm, request_of
 
 router = APIRouter(include_in_schema=False)
@@ -154,14 +155,15 @@ async def labels_submit(request: Request) -> HTMLResponse:
         else:
             raise WebError(400, "ingredients_text", "paste the ingredient list or upload a file of labels")
         ontology = st.ontology()
+        suggester = st.remembered(f"suggester:{ontology.version}", lambda: Suggester(ontology))
         results = []
         audits = []
         for label_id, body in items:
             checked = check_and_audit(body, profile, ontology, label_id)
             audits.append(checked.audit)
             marks = highlight.label_marks(body, profile, ontology)
-            results.append({"id": label_id, "result": checked.result, "json": checked.audit.result,
-                            "segments": highlight.segments(body, marks)})
+            results.append({"id": label_id, "result": checked.result, "segments": highlight.segments(body, marks),
+                            "suggestions": suggester.suggest_all(checked.result.unmatched)})
         if st.config.log_labels:
             st.store.write_audit(audits)
     except (WebError, DinecheckError) as exc:

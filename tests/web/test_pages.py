@@ -140,3 +140,11 @@ def test_restaurant_page_highlights_every_quoted_sentence(client, sample_state):
         assert any(escape(q) in m for m in marked), q
     for ev in evidence.values():
         assert f'<span class="badge">{ev.level.replace("_", " ")}</span>' in html
+
+
+def test_label_unknown_words_get_suggestions(client):
+    html = client.post("/labels", data={"ingredients_text": "sugar, peanutts, qzxv", "allergens": "PEANUT"}).text
+    assert '<span class="verdict">VERIFY</span>' in html
+    assert ('<li><mark class="lvl unknown">peanutts</mark> — did you mean <q>peanuts</q> (peanut), '
+            '<q>peanut</q> (peanut)?</li>') in html
+    assert '<li><mark class="lvl unknown">qzxv</mark> — no close known name</li>' in html
