@@ -383,3 +383,18 @@ def test_body_cap_counts_a_streamed_body_without_length(sample_state):
     resp = asyncio.run(go())
     assert "content-length" not in resp.request.headers
     assert _error(resp, 413)["where"] == "body"
+
+
+def test_an_unexpected_fault_is_a_fixed_500_without_a_trace(client, monkeypatch, sample_state):
+    from dinecheck.web import views
+
+    def boom(*_args):
+        raise RuntimeError("secret internals at /etc/somewhere")
+
+    monkeypatch.setattr(views, "restaurant_json", boom)
+    bid = sample_state.dataset.restaurants[0].business_id
+    resp = client.get(f"/api/restaurants/{bid}")
+    assert resp.status_code == 500
+    assert resp.json() == {"error": {"where": f"/api/restaurants/{bid}",
+                                     "why": "internal error (the server log has the details)"}}
+    assert "secret" not in resp.text
