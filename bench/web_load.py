@@ -44,6 +44,12 @@ def rss_kb(pid: int) -> int:
     return -1
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -166,8 +172,10 @@ def main() -> None:
         proc, url, startup = start_server(data, Path(tmp) / "ontology.sqlite")
         try:
             rss_start = rss_kb(proc.pid)
+            cpu_start = cpu_seconds(proc.pid)
             work = plan(args.requests, reqs, ids, random.Random(args.seed))
             lat, errors, wall, rss = asyncio.run(run_load(url, work, args.clients, proc.pid))
+            cpu = cpu_seconds(proc.pid) - cpu_start
         finally:
             proc.terminate()
             proc.wait(timeout=30)
@@ -176,7 +184,7 @@ def main() -> None:
     print(f"data: {args.data.name} ×{args.factor} ({len(ids)} restaurants); server ready in {startup:.1f} s; "
           f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"{total} requests by {args.clients} clients in {wall:.2f} s: {total / wall:.0f} requests/s; "
-          f"errors: {len(errors)}")
+          f"errors: {len(errors)}; server CPU {cpu:.1f} s = {cpu / total * 1000:.2f} ms per request")
     print(f"{'kind':<16} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     for kind, _ in MIX:
         xs = lat.get(kind, [])
