@@ -106,9 +106,12 @@ def restaurant_page(business_id: str, request: Request) -> HTMLResponse:
     reviews = [{"review": v, "segments": highlight.segments(v.text, highlight.quote_marks(v.text, quotes.get(v.review_id, ()))),
                 "quoted": v.review_id in quotes}
                for v in st.dataset.reviews_of(business_id)]
+    silent = [code for code, ev in allergy.items()
+              if ev.level == "insufficient_evidence" and not ev.relevant_reviews and not ev.exposure_mentions]
+    shown = {code: ev for code, ev in allergy.items() if code not in silent}
     return _render(request, "restaurant.html", r=r, card=_card(st, business_id),
-                   attributes=views.attribute_rows(r.attributes), allergy=allergy, reviews=reviews,
-                   profile=profile)
+                   attributes=views.attribute_rows(r.attributes), allergy=allergy, shown=shown, silent=silent,
+                   reviews=reviews, profile=profile)
 
 
 # --------------------------------------------------------------------------------------------- check a label

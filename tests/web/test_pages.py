@@ -148,3 +148,15 @@ def test_label_unknown_words_get_suggestions(client):
     assert ('<li><mark class="lvl unknown">peanutts</mark> — did you mean <q>peanuts</q> (peanut), '
             '<q>peanut</q> (peanut)?</li>') in html
     assert '<li><mark class="lvl unknown">qzxv</mark> — no close known name</li>' in html
+
+
+def test_allergens_without_any_review_share_one_line(client, sample_state):
+    from dinecheck.search import restaurant_evidence
+
+    bid = "smp-golden-lantern"
+    evidence = restaurant_evidence(sample_state.evidence, bid, ("PEANUT", "LUPIN", "CELERY"))
+    assert evidence["LUPIN"].relevant_reviews == 0 and evidence["PEANUT"].relevant_reviews > 0
+    html = client.get(f"/restaurants/{bid}", params={"allergen": ["PEANUT", "LUPIN", "CELERY"]}).text
+    assert html.count('<article class="ev') == 1
+    assert ('No review here is about <span class="silent-name">celery</span>, <span class="silent-name">lupin</span>'
+            " — too little to say anything, which is not the same as safe.") in html
