@@ -1,7 +1,7 @@
 """The ``dinecheck`` command line: a thin typer shell over the core packages.
 
 Each command group lives in its own module (``requests``, ``seed``, ``allergens``, ``importer``, ``demo``, ``risk``,
-``search``), imported only when that command runs (or its help is shown): ``dinecheck --help`` lists them from
+``search``, ``serve``), imported only when that command runs (or its help is shown): ``dinecheck --help`` lists them from
 :data:`SUBCOMMANDS` without importing any, and ``dinecheck requests validate`` never loads the allergen pipeline or the LLM client. User errors
 (:class:`~dinecheck.errors.DinecheckError`) are printed as one line on stderr with exit code 2; never a traceback.
 """
@@ -39,6 +39,8 @@ SUBCOMMANDS = {
     "risk": Subcommand("dinecheck.cli.risk", "app", "Allergy evidence from reviews, per restaurant and allergen."),
     "search": Subcommand("dinecheck.cli.search", "search_cmd",
                          "Places that fit a request, ranked by allergy evidence for the profile, with reasons."),
+    "serve": Subcommand("dinecheck.cli.serve", "serve", "Serve the web app (find a place, restaurant pages, label "
+                        "checks, benchmark) and the JSON API."),
 }  # fmt: skip
 
 

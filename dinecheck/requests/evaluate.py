@@ -118,6 +118,13 @@ class Engine:
         self.index = ReviewIndex(dataset, RegexBudget(regex_timeout_s, regex_request_budget_s, regex_run_budget_s))
         self._evaluators: dict[str, EvidenceEvaluator] = {}
         self._outcomes: dict[tuple[str, int], ConditionOutcome] = {}
+        self._plans: dict[int, tuple[Request, _Op | _Leaf]] = {}  # id(request) -> (request kept alive, its plan)
+
+    @property
+    def cached_conditions(self) -> int:
+        """How many distinct conditions this engine keeps evaluators and outcomes for (a long-running server
+        replaces an engine whose caches grew too large)."""
+        return len(self._evaluators)
 
     # -- conditions ------------------------------------------------------------------------------------------------
     def _evaluator(self, key: str, cond: Condition) -> EvidenceEvaluator:
@@ -175,9 +182,21 @@ class Engine:
                 saw_unknown = True
         return logic.UNKNOWN if saw_unknown else -stop
 
+    def _plan_of(self, request: Request) -> _Op | _Leaf:
+        """The request's evaluation plan, planned once per request object (the last 256 requests are remembered;
+        the cache holds the request itself, so an id is never reused while its entry exists)."""
+        got = self._plans.get(id(request))
+        if got is not None and got[0] is request:
+            return got[1]
+        plan = self._plan(request.structure, "/structure")
+        if len(self._plans) >= 256:
+            self._plans.clear()
+        self._plans[id(request)] = (request, plan)
+        return plan
+
     def value(self, request: Request, restaurant: Restaurant) -> int:
         """The root value of ``request`` for one restaurant (+1 means it matches)."""
-        return self._value(self._plan(request.structure, "/structure"), request.id, restaurant, {})
+        return self._value(self._plan_of(request), request.id, restaurant, {})
 
     def matches(self, request: Request) -> list[Restaurant]:
         """Restaurants whose root value is exactly +1, in dataset order."""

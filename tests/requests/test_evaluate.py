@@ -199,3 +199,26 @@ def _check_kleene(node) -> None:
         assert node.value == -vals[0]
     for c in node.children:
         _check_kleene(c)
+
+
+def test_value_plans_each_request_object_once_and_stays_bounded():
+    from dinecheck.dataset import load_dataset
+    from dinecheck.requests import Engine, load_requests, parse_request
+    from dinecheck.sample import sample_dir
+
+    ds, _ = load_dataset(sample_dir())
+    engine = Engine(ds)
+    reqs = load_requests(sample_dir() / "requests.jsonl")
+    for q in reqs:
+        for r in ds.restaurants:
+            assert engine.value(q, r) == engine.explain(q, r).value
+    # same id, different structure: answered by its own plan, not the first one's
+    first = reqs[0]
+    negated = parse_request({"id": first.id, "structure": {"op": "NOT", "args": [
+        first.structure.model_dump(mode="json", exclude_none=True)]}})
+    gold = ds.restaurant(first.gold_restaurant)
+    assert engine.value(first, gold) == 1 and engine.value(negated, gold) == -1
+    for i in range(300):
+        engine.value(parse_request({"id": f"x{i}", "structure": first.structure.model_dump(mode="json",
+                                                                                         exclude_none=True)}), gold)
+    assert len(engine._plans) <= 256
