@@ -7,13 +7,14 @@ Stages: :mod:`phrases` (risk phrases on raw text) → :mod:`tokenize` → :mod:`
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from dinecheck.allergens.declared import Declaration, declared_findings
 from dinecheck.allergens.detect import Finding, dedupe, detect
 from dinecheck.allergens.normalize import is_known, keeps_allergens, memo_for, normalize
-from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology
+from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
+from dinecheck.allergens.pasted import Reading, readings
 from dinecheck.allergens.phrases import PhraseHit, find_phrases
 from dinecheck.allergens.tokenize import tokenize
 from dinecheck.allergens.verdict import decide
@@ -77,6 +78,46 @@ def check_label(
     unknown = [c for c in codes if c not in ontology.allergens and c not in ALLERGEN_CODES]
     if unknown:
         raise OntologyError(f"unknown allergen code(s) {', '.join(map(str, unknown))}", "profile")
+    primary, alternative = readings(text, lambda key: is_known(key, ontology))
+    main = _analyse(primary, codes, ontology)
+    findings = main.findings
+    hits = main.hits
+    doubts = list(main.doubts)
+    if alternative is not None:  # what only the other reading names is held at POSSIBLE (never SAFE, never AVOID)
+        other = _analyse(alternative, codes, ontology)
+        extra = [_held(f, alternative.why) for f in other.findings]
+        findings = dedupe([*findings, *extra])
+    if declared:
+        findings = dedupe([*findings, *declared_findings(declared, frozenset(codes))])
+    unmatched = main.unmatched
+    looked_up, matched = main.looked_up, main.matched
+    decision = decide(findings, unmatched, hits, looked_up, matched, tuple(doubts))
+    return LabelResult(
+        verdict=decision.verdict,
+        findings=findings,
+        unmatched=unmatched,
+        risk_phrases=hits,
+        confidence=decision.confidence,
+        match_rate=decision.match_rate,
+        tokens_processed=looked_up,
+        tokens_matched=matched,
+        review_reasons=decision.reasons,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Analysis:
+    findings: tuple[Finding, ...]
+    hits: tuple[PhraseHit, ...]
+    unmatched: tuple[str, ...]
+    looked_up: int
+    matched: int
+    doubts: tuple[str, ...]
+
+
+def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _Analysis:
+    """Phrases → tokens → resolutions → findings for one reading, spans mapped back to the raw text."""
+    text = reading.text
     scan = find_phrases(text, ontology)
     tokens = tokenize(
         text,
@@ -87,11 +128,11 @@ def check_label(
     )
     resolutions = normalize(tokens, ontology)
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped)
-    if declared:
-        findings = dedupe([*findings, *declared_findings(declared, frozenset(codes))])
     looked_up = matched = 0  # tokens looked up (every one but notes), and those that resolved
     unknown_texts: dict[str, None] = {}  # unmatched token texts, first occurrence first
     doubts: list[str] = []
+    outside_claims = 0  # looked-up tokens that are not objects of an absence claim
+    capped = scan.capped
     for r in resolutions:
         rule = r.rule
         if rule == "note":
@@ -101,19 +142,28 @@ def check_label(
             matched += 1
         else:
             unknown_texts[r.token.text] = None
+        span = r.token.span
+        if not capped or not any(a <= span[0] and span[1] <= b for a, b in capped):
+            outside_claims += 1
         if rule == "segmented" and r.key:
             doubts.append(f"{r.token.text!r} was read as {len(r.key.split(' | '))} ingredients ({r.key}): a separator "
                           "seems missing")  # fmt: skip
-    unmatched = tuple(unknown_texts)
-    decision = decide(findings, unmatched, scan.hits, looked_up, matched, tuple(doubts))
-    return LabelResult(
-        verdict=decision.verdict,
-        findings=findings,
-        unmatched=unmatched,
-        risk_phrases=scan.hits,
-        confidence=decision.confidence,
-        match_rate=decision.match_rate,
-        tokens_processed=looked_up,
-        tokens_matched=matched,
-        review_reasons=decision.reasons,
-    )
+    if scan.claims and looked_up and not outside_claims:
+        doubts.append("the label only says what it does not contain (" + "; ".join(repr(c) for c in scan.claims)
+                      + "): no ingredient list establishes what it is made of")  # fmt: skip
+    if reading.index is not None:
+        findings = tuple(replace(f, span=reading.raw_span(f.span)) for f in findings)
+        hits = tuple(replace(h, span=reading.raw_span(h.span)) for h in scan.hits)  # type: ignore[arg-type]
+    else:
+        hits = scan.hits
+    return _Analysis(findings, hits, tuple(unknown_texts), looked_up, matched, tuple(doubts))
+
+
+def _held(f: Finding, why: tuple[str, ...]) -> Finding:
+    """A finding of the alternative reading, held at POSSIBLE (a lower level stays)."""
+    if f.level.rank <= RiskLevel.POSSIBLE.rank:
+        return f
+    because = ", ".join(why) or "an ambiguous text"
+    return replace(f, level=RiskLevel.POSSIBLE,
+                   explanation=f"{f.explanation} — held at POSSIBLE: only another reading of the text ({because}) "
+                               "names it")  # fmt: skip

@@ -328,3 +328,16 @@ def test_an_unknown_declared_code_is_bad_input(cli, tmp_path) -> None:
     assert r.code == 2
     assert r.err.startswith(f'error: {src}:2: "allergens" has unknown allergen code(s) NUTS;')
     assert r.out == ""
+
+
+@pytest.mark.parametrize(("text", "profile", "verdict"), [
+    ("sugar, pea-\nnuts", "PEANUT", "AVOID"), ("sugar, pea-\r\nnut butter", "PEANUT", "AVOID"),
+    ("sugar, <b>pea</b>nuts", "PEANUT", "AVOID"), ("sugar, pea<br>nuts", "PEANUT", "VERIFY"),
+    ("sugar, pea<!-- -->nuts", "PEANUT", "AVOID"), ("Does not contain peanuts, milk, eggs, soy", "FISH", "VERIFY"),
+    ("Free from peanuts, milk and eggs", "PEANUT", "VERIFY"), ("Ne contient pas d'arachides, lait", "FISH", "VERIFY"),
+    ("Ohne Erdnüsse, Milch", "FISH", "VERIFY"), ("sugar, nut oil", "PEANUT", "VERIFY"),
+])  # fmt: skip
+def test_the_false_safe_paths_of_issue_8(cli, db: str, text: str, profile: str, verdict: str) -> None:
+    r = cli("allergens", "check", text, "--allergens", profile, "--db", db, "--json")
+    assert r.code == 0, r
+    assert json.loads(r.out)["verdict"] == verdict
