@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from dinecheck.allergens.modifiers import strip_modifiers
 from dinecheck.allergens.ontology import Ontology, Synonym
 from dinecheck.allergens.tokenize import Token, e_number_base
 
@@ -256,6 +257,12 @@ def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
         found = ontology.synonyms.get(joined)
         if found:
             return tuple(found), joined, "joined"
+    if not syns and " " in key:  # "roasted salted cashews", "tomates séchées", "sheep's milk of spain"
+        stripped = strip_modifiers(key, ontology)
+        if stripped is not None:
+            head, words = stripped
+            found, _matched, _rule = resolve_key(head, ontology)
+            return found, head, "modifiers: " + ", ".join(words)
     if not syns and " " in key:
         parts = segment(key, ontology)
         if parts:

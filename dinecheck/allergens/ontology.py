@@ -44,6 +44,10 @@ ALLERGEN_CODES: tuple[str, ...] = (
 )  # fmt: skip
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "es", "it")
+MODIFIER_CATEGORY = "modifier"
+# negation words: never stripped as a modifier ("peanut free", "sans gluten", "ohne Milch", "sin", "senza")
+NEGATIONS = frozenset({"free", "sans", "ohne", "sin", "senza", "without", "no", "non", "not", "zero", "kein", "keine",
+                       "frei", "nicht", "pas", "aucun", "sem", "zonder", "nessun", "ni"})  # fmt: skip
 
 
 class RiskLevel(str, Enum):
@@ -133,9 +137,20 @@ class Ontology:
                 raise OntologyError(f"duplicate canonical ingredient {ing.id!r}")
             self.ingredients[ing.id] = ing
         self.synonyms: dict[str, list[Synonym]] = {}
+        # processing/quality/origin words (ingredients of category "modifier"): never ingredients themselves, only
+        # stripped around an unknown name (:mod:`modifiers`); key → the modifier kind (its canonical id)
+        self.modifiers: dict[str, str] = {}
+        self.modifier_names: list[Synonym] = []  # every modifier synonym as given (the store keeps them all)
+        modifier_ids = {i.id for i in self.ingredients.values() if i.category == MODIFIER_CATEGORY}
         for syn in synonyms:
-            self.synonyms.setdefault(syn.key, []).append(syn)
+            if syn.canonical_id in modifier_ids:
+                self.modifiers.setdefault(syn.key, syn.canonical_id)
+                self.modifier_names.append(syn)
+            else:
+                self.synonyms.setdefault(syn.key, []).append(syn)
         for ing in self.ingredients.values():  # the canonical id is a name of itself, unless a listed name claims it
+            if ing.id in modifier_ids:
+                continue
             key = lookup_key(ing.id.replace("_", " "))
             if key not in self.synonyms:
                 self.synonyms.setdefault(key, []).append(Synonym(ing.id.replace("_", " "), key, ing.id, None, None, "CANONICAL"))
@@ -143,6 +158,23 @@ class Ontology:
         self.version = version
         self._validate()
         self._expanded: dict[str, tuple[AllergenPath, ...]] = {}
+        self._drop_unsafe_modifiers()
+
+    def _drop_unsafe_modifiers(self) -> None:
+        """A modifier may never hide an allergen or a negation: drop any whose key, or one of its words, names an
+        allergen-bearing ingredient exactly, any that is a bare negation word, and any with a digit."""
+        unsafe = []
+        for key in self.modifiers:
+            words = key.split(" ")
+            if (len(words) == 1 and key in NEGATIONS) or any(ch.isdigit() for ch in key):
+                unsafe.append(key)
+                continue
+            for part in (key, *words):
+                if any(self.allergen_paths(s.canonical_id) for s in self.synonyms.get(part, ())):
+                    unsafe.append(key)
+                    break
+        for key in unsafe:
+            del self.modifiers[key]
 
     def _validate(self) -> None:
         for ing in self.ingredients.values():
@@ -195,6 +227,7 @@ class Ontology:
             "allergens": len(self.allergens),
             "ingredients": len(self.ingredients),
             "synonyms": sum(len(v) for v in self.synonyms.values()),
+            "modifiers": len(self.modifiers),
             "risk_phrases": len(self.risk_phrases),
         }
 
