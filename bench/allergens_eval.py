@@ -140,12 +140,17 @@ def _ontology(off_dir: Path | None) -> Ontology:
     from dinecheck.allergens import off_import
 
     started = time.perf_counter()
-    for path in sorted(off_dir.glob("*.txt")):
-        importer = getattr(off_import, "import_file", None)
-        if importer is not None:
-            importer(store, path)
-        elif path.name == "allergens.txt":
-            off_import.import_taxonomy(store, off_import.read_taxonomy_file(path))
+    from dinecheck.allergens import off_vocabulary
+
+    for name in ("allergens.txt", "ingredients_processing.txt", "ingredients.txt"):
+        path = off_dir / name
+        if path.is_file():
+            tax = off_import.read_taxonomy_file(path)
+            kind = off_vocabulary.detect_kind(tax)
+            if kind == "allergens":
+                off_import.import_taxonomy(store, tax)
+            elif kind is not None:
+                off_vocabulary.import_vocabulary(store, tax, kind)
     print(f"OFF import of {off_dir}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
     return store.ontology()
 

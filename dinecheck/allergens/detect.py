@@ -106,14 +106,37 @@ def _build(source: str, res: Resolution, what, path, level: RiskLevel, held: boo
                    f"{tok.text!r}{named}{via} → {chain}{note}")  # fmt: skip
 
 
+# a statement naming one of these names the other too (GLUTEN stands for wheat on many labels; crustaceans and
+# molluscs are both "shellfish")
+EQUIVALENTS: dict[str, frozenset[str]] = {
+    "GLUTEN": frozenset({"WHEAT"}), "WHEAT": frozenset({"GLUTEN"}),
+    "SHELLFISH": frozenset({"MOLLUSCS"}), "MOLLUSCS": frozenset({"SHELLFISH"}),
+}  # fmt: skip
+
+
+def names_profile(hit: PhraseHit, profile: Collection[str]) -> bool:
+    """Whether a risk statement concerns the profile: it is generic (names nothing, or something unreadable) or it
+    names a profile allergen or an equivalent of one. A statement naming only other allergens does not."""
+    if hit.generic:
+        return True
+    named = set(hit.allergens)
+    return any(c in named or named & EQUIVALENTS.get(c, frozenset()) for c in profile)
+
+
 def phrase_findings(hits: Iterable[PhraseHit], profile: Collection[str]) -> list[Finding]:
     out: list[Finding] = []
     for hit in hits:
-        named = [c for c in hit.allergens if c in profile]
+        named = [c for c in profile if c in hit.allergens or set(hit.allergens) & EQUIVALENTS.get(c, frozenset())]
         generic = [c for c in profile if c not in named] if hit.generic else []
         for code in named:
-            out.append(Finding(code, hit.level, "phrase", hit.phrase, hit.span, (hit.phrase, code),
-                               f"the label says {hit.phrase!r} naming {code}"))  # fmt: skip
+            if code in hit.allergens:
+                out.append(Finding(code, hit.level, "phrase", hit.phrase, hit.span, (hit.phrase, code),
+                                   f"the label says {hit.phrase!r} naming {code}"))  # fmt: skip
+                continue
+            level = hit.level if hit.level.rank <= RiskLevel.POSSIBLE.rank else RiskLevel.POSSIBLE
+            other = ", ".join(sorted(set(hit.allergens) & EQUIVALENTS[code]))
+            out.append(Finding(code, level, "phrase", hit.phrase, hit.span, (hit.phrase, other, code),
+                               f"the label says {hit.phrase!r} naming {other}, which may stand for {code}"))  # fmt: skip
         for code in generic:
             why = (f"it names something unreadable ({', '.join(repr(u) for u in hit.unresolved)})" if hit.unresolved
                    else "it names no allergen")  # fmt: skip

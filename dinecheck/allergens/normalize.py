@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from dinecheck.allergens.modifiers import strip_modifiers
-from dinecheck.allergens.ontology import Ontology, Synonym
+from dinecheck.allergens.ontology import UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
 from dinecheck.allergens.tokenize import Token, e_number_base
 
 _ARTICLES = (
@@ -271,6 +271,15 @@ def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
     return syns, matched, rule
 
 
+def _vague(syn: Synonym, ontology: Ontology) -> bool:
+    """An imported name of unknown composition (every allergen POSSIBLE): as a word inside an unknown token it names
+    nothing in particular, so it gives no hint (the unknown token keeps the label VERIFY anyway)."""
+    ing = ontology.ingredients[syn.canonical_id]
+    return ing.category in UNKNOWN_COMPOSITION_CATEGORIES and not any(
+        p.level.rank > RiskLevel.POSSIBLE.rank for p in ontology.allergen_paths(ing.id)
+    )
+
+
 def _names_allergen(key: str, ontology: Ontology) -> bool:
     syns = resolve_key(key, ontology)[0] + tuple(s for _g, grams in word_hints(key, ontology) for s in grams)
     return any(ontology.allergen_paths(s.canonical_id) for s in syns)
@@ -328,6 +337,7 @@ def _word_hints(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[Synonym,
                 continue
             gram = " ".join(words[i : i + size])
             syns, _k, _rule = resolve_key(gram, ontology)
+            syns = tuple(s for s in syns if not _vague(s, ontology))
             if syns:
                 out.append((gram, syns))
                 for j in range(i, i + size):

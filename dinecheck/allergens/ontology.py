@@ -45,9 +45,32 @@ ALLERGEN_CODES: tuple[str, ...] = (
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "es", "it")
 MODIFIER_CATEGORY = "modifier"
+# categories of imported ingredients whose allergens are POSSIBLE because their composition is not known
+UNKNOWN_COMPOSITION_CATEGORIES = frozenset({"off_taxonomy", "off_ingredient"})
 # negation words: never stripped as a modifier ("peanut free", "sans gluten", "ohne Milch", "sin", "senza")
 NEGATIONS = frozenset({"free", "sans", "ohne", "sin", "senza", "without", "no", "non", "not", "zero", "kein", "keine",
                        "frei", "nicht", "pas", "aucun", "sem", "zonder", "nessun", "ni"})  # fmt: skip
+# words that change what a food is or add to it (a fried onion may be floured, a covered nut chocolate-coated, a
+# sulphured apricot carries SULPHITES, a purée may hold milk, a colour word may name another product: "white sauce"):
+# a modifier containing one is dropped, whatever its source
+NOT_MODIFIER_WORDS = frozenset(
+    {"fried", "frit", "frite", "frits", "frites", "frito", "frita", "fritos", "fritas", "fritto", "fritta", "fritti",
+     "fritte", "frittiert", "mashed", "pureed", "puree", "purée", "püree", "puré", "purea", "paste", "pâte", "pasta",
+     "flakes", "flaked", "flocons", "copos", "fiocchi", "flocken", "caramelized", "caramelised", "caramélisé",
+     "caramelizado", "caramellato", "karamellisiert", "marinated", "mariné", "marinée", "pickled", "brined",
+     "flavoured", "flavored", "aromatisé", "aromatizado", "aromatizzato", "covered", "coated", "enrobé", "enrobés",
+     "oiled", "geölt", "seasoned", "assaisonné", "spiced", "breaded", "pané", "battered", "glazed", "glacé",
+     "stuffed", "filled", "fourré", "farci", "geschwefelt", "sulphured", "sulfured", "soufré", "sulfité",
+     "prepared", "préparé", "preparado", "preparato", "zubereitet", "processed", "mixed", "blended", "baked",
+     "infused", "vegetarian", "vegan", "imitation", "style", "flavour", "flavor", "substitute", "analogue",
+     "barbeque", "bbq", "cuisiné", "white", "black", "red", "green", "yellow", "brown", "dark", "light", "golden",
+     "blanc", "blanche", "noir", "noire", "rouge", "vert", "verte", "jaune", "brun", "brune", "weiß", "schwarz",
+     "rot", "grün", "gelb", "braun", "blanco", "negro", "rojo", "verde", "amarillo", "bianco", "nero", "rosso",
+     "giallo", "cheese", "milk", "egg", "butter", "cream"}
+)  # fmt: skip
+
+
+_NOT_MODIFIER_KEYS = frozenset(lookup_key(w) for w in NOT_MODIFIER_WORDS)
 
 
 class RiskLevel(str, Enum):
@@ -166,11 +189,13 @@ class Ontology:
         unsafe = []
         for key in self.modifiers:
             words = key.split(" ")
-            if (len(words) == 1 and key in NEGATIONS) or any(ch.isdigit() for ch in key):
+            if ((len(words) == 1 and key in NEGATIONS) or any(ch.isdigit() for ch in key)
+                    or any(fold_word in _NOT_MODIFIER_KEYS for fold_word in words)):  # fmt: skip
                 unsafe.append(key)
                 continue
-            for part in (key, *words):
-                if any(self.allergen_paths(s.canonical_id) for s in self.synonyms.get(part, ())):
+            for part in (key, *words):  # names from curated data (an OFF name of unknown composition names nothing)
+                if any(self.allergen_paths(s.canonical_id) for s in self.synonyms.get(part, ())
+                       if self.ingredients[s.canonical_id].category not in UNKNOWN_COMPOSITION_CATEGORIES):
                     unsafe.append(key)
                     break
         for key in unsafe:

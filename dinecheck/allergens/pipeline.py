@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from dinecheck.allergens.declared import Declaration, declared_findings
-from dinecheck.allergens.detect import Finding, dedupe, detect
+from dinecheck.allergens.detect import Finding, dedupe, detect, names_profile
 from dinecheck.allergens.normalize import is_known, keeps_allergens, memo_for, normalize
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
 from dinecheck.allergens.pasted import Reading, readings
@@ -91,7 +91,9 @@ def check_label(
         findings = dedupe([*findings, *declared_findings(declared, frozenset(codes))])
     unmatched = main.unmatched
     looked_up, matched = main.looked_up, main.matched
-    decision = decide(findings, unmatched, hits, looked_up, matched, tuple(doubts))
+    # a statement naming only allergens outside the profile does not call for review (issue 8, item 4)
+    relevant = tuple(h for h in hits if names_profile(h, codes))
+    decision = decide(findings, unmatched, relevant, looked_up, matched, tuple(doubts))
     return LabelResult(
         verdict=decision.verdict,
         findings=findings,
