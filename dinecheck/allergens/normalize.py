@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 
 from dinecheck.allergens.modifiers import strip_modifiers
 from dinecheck.allergens.ontology import UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
-from dinecheck.allergens.tokenize import Token, e_number_base
+from dinecheck.allergens.tokenize import Token, e_number_base, is_purpose_note
 
 _ARTICLES = (
     "the ", "a ", "an ", "some ", "de la ", "de l'", "du ", "des ", "de ", "d'", "le ", "la ", "les ", "l'", "der ",
@@ -238,7 +238,9 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
     for tok in tokens:
         key = tok.key
         if tok.role == "note":
-            if not remembered(ontology, "notes", key, lambda: _names_allergen(key, ontology)):
+            # a purpose clause ("to protect color and flavor") is made of purpose words only: its "flavor" is no
+            # ingredient; any other note that names an allergen is read as an ingredient
+            if is_purpose_note(key) or not remembered(ontology, "notes", key, lambda: _names_allergen(key, ontology)):
                 out.append(Resolution(tok, (), None, "note"))
                 continue
             # a "note" that names an allergen ("origine arachides") is read as an ingredient: nothing hides one

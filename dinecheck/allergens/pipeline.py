@@ -51,18 +51,43 @@ class LabelResult:
         }
 
 
+# common names people type for a profile (case-insensitive; spaces, hyphens and a final S do not matter)
+PROFILE_ALIASES: dict[str, tuple[str, ...]] = {
+    "DAIRY": ("MILK",), "LACTOSE": ("MILK",), "MILKS": ("MILK",), "PEANUTS": ("PEANUT",), "GROUNDNUT": ("PEANUT",),
+    "GROUNDNUTS": ("PEANUT",), "NUTS": ("TREE_NUTS", "PEANUT"), "NUT": ("TREE_NUTS", "PEANUT"),
+    "TREENUTS": ("TREE_NUTS",), "TREE_NUT": ("TREE_NUTS",), "TREENUT": ("TREE_NUTS",), "EGGS": ("EGG",),
+    "SOYA": ("SOY",), "SOYBEAN": ("SOY",), "SOYBEANS": ("SOY",),
+    "CRUSTACEANS": ("SHELLFISH",), "CRUSTACEAN": ("SHELLFISH",), "MOLLUSC": ("MOLLUSCS",), "MOLLUSK": ("MOLLUSCS",),
+    "MOLLUSKS": ("MOLLUSCS",), "SESAME_SEEDS": ("SESAME",), "SESAME_SEED": ("SESAME",), "SULFITES": ("SULPHITES",),
+    "SULFITE": ("SULPHITES",), "SULPHITE": ("SULPHITES",), "SULPHUR_DIOXIDE": ("SULPHITES",),
+    "SULFUR_DIOXIDE": ("SULPHITES",), "LUPINE": ("LUPIN",), "LUPINS": ("LUPIN",), "CEREALS": ("GLUTEN", "WHEAT"),
+    "FISHES": ("FISH",),
+}  # fmt: skip
+
+
 def parse_profile(spec: str) -> tuple[str, ...]:
-    """``"PEANUT,MILK"`` or ``"ALL"`` → allergen codes (deduplicated, in the canonical order)."""
-    parts = [p.strip().upper() for p in spec.split(",") if p.strip()]
+    """``"PEANUT,MILK"``, ``"ALL"`` or common names (``"dairy, nuts"``) → allergen codes (deduplicated, in the
+    canonical order). Unknown names are an error listing the codes and aliases."""
+    parts = [p.strip().upper().replace(" ", "_").replace("-", "_") for p in spec.split(",") if p.strip()]
     if not parts:
         raise OntologyError("the allergen profile is empty; give codes like PEANUT,MILK or ALL", "--allergens")
-    if parts == ["ALL"]:
+    if "ALL" in parts:
+        if parts != ["ALL"]:
+            raise OntologyError("ALL cannot be combined with other codes", "--allergens")
         return PROFILE_ALL
-    unknown = [p for p in parts if p not in ALLERGEN_CODES]
+    codes: set[str] = set()
+    unknown = []
+    for p in parts:
+        if p in ALLERGEN_CODES:
+            codes.add(p)
+        elif p in PROFILE_ALIASES:
+            codes.update(PROFILE_ALIASES[p])
+        else:
+            unknown.append(p)
     if unknown:
-        raise OntologyError(f"unknown allergen code(s) {', '.join(unknown)}; known: {', '.join(ALLERGEN_CODES)}, ALL",
-                            "--allergens")  # fmt: skip
-    return tuple(c for c in ALLERGEN_CODES if c in parts)
+        raise OntologyError(f"unknown allergen code(s) {', '.join(unknown)}; known: {', '.join(ALLERGEN_CODES)}, ALL; "
+                            f"aliases: {', '.join(sorted(PROFILE_ALIASES))}", "--allergens")  # fmt: skip
+    return tuple(c for c in ALLERGEN_CODES if c in codes)
 
 
 def check_label(

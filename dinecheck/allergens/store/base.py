@@ -472,9 +472,10 @@ class OntologyStore(ABC):
             )
         return len(data)
 
-    def audit(self, since: datetime | None = None, unmatched_only: bool = False, limit: int | None = None
-              ) -> list[AuditRow]:  # fmt: skip
-        """Audit rows in insertion order, optionally from ``since`` on and/or only those with unmatched tokens."""
+    def audit(self, since: datetime | None = None, unmatched_only: bool = False, limit: int | None = None,
+              newest_first: bool = False) -> list[AuditRow]:  # fmt: skip
+        """Audit rows in insertion order (or newest first), optionally from ``since`` on and/or only those with
+        unmatched tokens."""
         sql = (
             "SELECT id, raw_input, product_id, profile, verdict, normalized_result, unmatched_tokens,"
             " risk_phrases_found, confidence_score, tokens_processed, tokens_matched, processing_time_ms, created_at"
@@ -486,7 +487,7 @@ class OntologyStore(ABC):
             params.append(self._ts_param(since))
         if unmatched_only:
             sql += " AND unmatched_tokens <> '[]'"
-        sql += " ORDER BY id"
+        sql += " ORDER BY id DESC" if newest_first else " ORDER BY id"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         with self.transaction() as tx:
