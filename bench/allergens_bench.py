@@ -47,8 +47,9 @@ class _SqlSynonyms:
     def get(self, key: str, default: Any = None) -> list[Synonym] | Any:
         with self._store.transaction() as tx:
             rows = tx.fetchall(
-                "SELECT synonym, synonym_normalized, canonical_id, language_code, region_code, synonym_type"
-                " FROM ingredient_synonyms WHERE synonym_normalized = ? ORDER BY id",
+                "SELECT s.synonym, s.synonym_normalized, s.canonical_id, s.language_code, s.region_code,"
+                " s.synonym_type FROM ingredient_synonyms s JOIN canonical_ingredients c ON c.id = s.canonical_id"
+                " WHERE s.synonym_normalized = ? AND COALESCE(c.category, '') <> 'modifier' ORDER BY s.id",
                 (key,),
             )
         return [Synonym(*r) for r in rows] or default
@@ -69,6 +70,10 @@ class NaiveOntology:
     def __init__(self, store: OntologyStore, cached: Ontology) -> None:
         self._store = store
         self.allergens = cached.allergens
+        self.ingredients = cached.ingredients  # categories only (the allergen maps are asked by SQL below)
+        self.modifiers = cached.modifiers
+        self.memo = None  # never memoised: every lookup is a query
+        self.phrase_index = None
         self.risk_phrases = cached.risk_phrases
         self.synonyms = _SqlSynonyms(store)
         self.version = cached.version

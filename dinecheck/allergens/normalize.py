@@ -152,28 +152,17 @@ MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (mem
 MAX_MEMO_KEY = 256  # longer keys (rare, or hostile) are not remembered by the tables added for speed
 
 
-_MEMO: dict[int, tuple[object, Memo]] = {}
-# (ontology, its synonym table, its memo) of the last call — one tuple, replaced whole, so threads never see a mix
-_LAST: tuple = (None, None, None)
-
-
 def memo_for(ontology: Ontology) -> Memo | None:
-    """Per-ontology memo (an :class:`Ontology` is immutable; a changed store builds a new one). Only a plain ``dict``
-    synonym table is memoised: any other mapping may be a live view (e.g. a database) and is asked every time."""
-    global _LAST
-    last = _LAST
-    if last[0] is ontology and last[1] is ontology.synonyms:
-        return last[2]
-    if type(ontology.synonyms) is not dict:
-        return None
-    entry = _MEMO.get(id(ontology))
-    if entry is None or entry[0] is not ontology.synonyms:
-        if len(_MEMO) > 8:
-            _MEMO.clear()
-        entry = (ontology.synonyms, Memo())
-        _MEMO[id(ontology)] = entry
-    _LAST = (ontology, ontology.synonyms, entry[1])
-    return entry[1]
+    """The memo tables of an ontology, owned by the ontology object itself (an :class:`Ontology` is immutable; a
+    changed store builds a new one, with new tables). Only a plain ``dict`` synonym table is memoised: any other
+    mapping may be a live view (e.g. a database) and is asked every time."""
+    memo = ontology.memo
+    if memo is None:
+        if type(ontology.synonyms) is not dict:
+            return None
+        memo = Memo()
+        ontology.memo = memo  # one assignment: threads racing here each build an equal, empty memo
+    return memo
 
 
 def remembered(ontology: Ontology, table: str, key: str, compute: Callable[[], T]) -> T:
@@ -192,12 +181,10 @@ def remembered(ontology: Ontology, table: str, key: str, compute: Callable[[], T
 
 def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str | None, str | None]:
     """``(synonyms, matched_key, rule)`` for a lookup key; ``((), None, None)`` when nothing matches exactly."""
-    last = _LAST
-    if last[0] is ontology and last[1] is ontology.synonyms:
-        memo = last[2].resolved
-    else:
+    entry = ontology.memo
+    if entry is None:
         entry = memo_for(ontology)
-        memo = entry.resolved if entry is not None else None
+    memo = entry.resolved if entry is not None else None
     hit = memo.get(key) if memo is not None else None
     if hit is not None:
         return hit

@@ -181,6 +181,9 @@ class Ontology:
         self.version = version
         self._validate()
         self._expanded: dict[str, tuple[AllergenPath, ...]] = {}
+        # the pipeline's memo tables for this ontology (``normalize.Memo``, created on first use); the phrase index
+        self.memo: Any = None
+        self.phrase_index: Any = None
         self._drop_unsafe_modifiers()
 
     def _drop_unsafe_modifiers(self) -> None:

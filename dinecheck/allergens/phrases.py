@@ -288,18 +288,17 @@ class _Index:
         self.automaton.make_automaton()
 
 
-_INDEX_CACHE: dict[int, tuple[tuple[RiskPhrase, ...], _Index]] = {}
-
-
 def _index(ontology: Ontology) -> _Index:
-    cached = _INDEX_CACHE.get(id(ontology.risk_phrases))
-    if cached is not None and cached[0] is ontology.risk_phrases:
-        return cached[1]
-    idx = _Index(ontology.risk_phrases)
-    if len(_INDEX_CACHE) > 8:
-        _INDEX_CACHE.clear()
-    _INDEX_CACHE[id(ontology.risk_phrases)] = (ontology.risk_phrases, idx)
-    return idx
+    """The phrase automaton of an ontology, kept on the ontology object (built once per ontology)."""
+    idx = getattr(ontology, "phrase_index", None)
+    if idx is not None and idx[0] is ontology.risk_phrases:
+        return idx[1]
+    built = _Index(ontology.risk_phrases)
+    try:
+        ontology.phrase_index = (ontology.risk_phrases, built)
+    except AttributeError:  # an ontology-like object that cannot hold it: build every time
+        pass
+    return built
 
 
 def _bounded(t: str, start: int, end: int) -> bool:
