@@ -31,13 +31,14 @@ matter ("ROASTED PEANUTS SUGAR" with a missing comma → PEANUT possible). A wor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from dinecheck.allergens.modifiers import strip_modifiers
 from dinecheck.allergens.ontology import UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
-from dinecheck.allergens.tokenize import Token, e_number_base, is_purpose_note
+from dinecheck.allergens.tokenize import Token, canonical_key, e_number_base, is_purpose_note
 
 _ARTICLES = (
     "the ", "a ", "an ", "some ", "de la ", "de l'", "du ", "des ", "de ", "d'", "le ", "la ", "les ", "l'", "der ",
@@ -146,6 +147,9 @@ class Memo:
     plans: dict = field(default_factory=dict)
     phrase_lists: dict = field(default_factory=dict)  # risk-phrase list text → what it names (:mod:`phrases`)
     mentions: dict[str, bool] = field(default_factory=dict)  # text → whether it names an allergen (:mod:`phrases`)
+    suggestions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # unknown key → close names (:mod:`suggest`)
+    choice_keys: list[str] = field(default_factory=list)  # every synonym key, for the suggestion search
+    run_together: dict[str, _Resolved] = field(default_factory=dict)  # token text → its case-change reading
 
 
 MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (memory stays bounded)
@@ -233,8 +237,30 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
             # a "note" that names an allergen ("origine arachides") is read as an ingredient: nothing hides one
         hyphenated = "-" in tok.text
         table = "readings_hyphenated" if hyphenated else "readings"
-        out.append(Resolution(tok, *remembered(ontology, table, key, lambda: _reading(key, hyphenated, ontology))))
+        found = remembered(ontology, table, key, lambda: _reading(key, hyphenated, ontology))
+        if not found[0] and _CASE_CHANGE.search(tok.text) is not None:
+            text = tok.text
+            found = remembered(ontology, "run_together", text, lambda: _run_together(text, ontology)) or found
+        out.append(Resolution(tok, *found))
     return tuple(out)
+
+
+_CASE_CHANGE = re.compile(r"[a-zß-öø-ÿ][A-ZÀ-ÖØ-Þ]")
+
+
+def _run_together(text: str, ontology: Ontology) -> _Resolved:
+    """Words run together where a separator was lost, split at each lower→upper case change, when every part is a
+    known name ("SucreFarine de blé" → sucre | farine de ble); ``((), None, None)`` otherwise."""
+    cuts = [m.start() + 1 for m in _CASE_CHANGE.finditer(text)]
+    parts = [text[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    keys = [canonical_key(p) for p in parts if p]
+    found: list[Synonym] = []
+    for k in keys:
+        syns = resolve_key(k, ontology)[0]
+        if not syns:
+            return (), None, None
+        found.extend(syns)
+    return tuple(found), " | ".join(keys), "run together"
 
 
 def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:

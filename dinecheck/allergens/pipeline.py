@@ -15,12 +15,14 @@ from dinecheck.allergens.detect import Finding, dedupe, detect, names_profile
 from dinecheck.allergens.normalize import is_known, keeps_allergens, memo_for, normalize
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
 from dinecheck.allergens.pasted import Reading, readings
+from dinecheck.allergens.suggest import suggestions
 from dinecheck.allergens.phrases import PhraseHit, find_phrases
 from dinecheck.allergens.tokenize import tokenize
 from dinecheck.allergens.verdict import decide
 from dinecheck.errors import OntologyError
 
 PROFILE_ALL: tuple[str, ...] = ALLERGEN_CODES
+MAX_SUGGESTED_TOKENS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +118,11 @@ def check_label(
         findings = dedupe([*findings, *declared_findings(declared, frozenset(codes))])
     unmatched = main.unmatched
     looked_up, matched = main.looked_up, main.matched
+    for token_text, token_key in main.unknown_keys[:MAX_SUGGESTED_TOKENS]:  # never changes the verdict
+        close = suggestions(token_key, ontology)
+        if close:
+            doubts.append(f"did you mean {' or '.join(repr(c) for c in close)} for {token_text!r}? (a suggestion "
+                          "only: the unknown word keeps the label VERIFY)")  # fmt: skip
     # a statement naming only allergens outside the profile does not call for review (issue 8, item 4)
     relevant = tuple(h for h in hits if names_profile(h, codes))
     decision = decide(findings, unmatched, relevant, looked_up, matched, tuple(doubts))
@@ -140,6 +147,7 @@ class _Analysis:
     looked_up: int
     matched: int
     doubts: tuple[str, ...]
+    unknown_keys: tuple[tuple[str, str], ...] = ()  # (text, key) of the unmatched tokens
 
 
 def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _Analysis:
@@ -156,7 +164,7 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
     resolutions = normalize(tokens, ontology)
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped)
     looked_up = matched = 0  # tokens looked up (every one but notes), and those that resolved
-    unknown_texts: dict[str, None] = {}  # unmatched token texts, first occurrence first
+    unknown_texts: dict[str, str] = {}  # unmatched token texts (first occurrence first) → their keys
     doubts: list[str] = []
     outside_claims = 0  # looked-up tokens that are not objects of an absence claim
     capped = scan.capped
@@ -168,7 +176,7 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         if r.synonyms:
             matched += 1
         else:
-            unknown_texts[r.token.text] = None
+            unknown_texts.setdefault(r.token.text, r.token.key)
         span = r.token.span
         if not capped or not any(a <= span[0] and span[1] <= b for a, b in capped):
             outside_claims += 1
@@ -183,7 +191,8 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         hits = tuple(replace(h, span=reading.raw_span(h.span)) for h in scan.hits)  # type: ignore[arg-type]
     else:
         hits = scan.hits
-    return _Analysis(findings, hits, tuple(unknown_texts), looked_up, matched, tuple(doubts))
+    return _Analysis(findings, hits, tuple(unknown_texts), looked_up, matched, tuple(doubts),
+                     tuple(unknown_texts.items()))  # fmt: skip
 
 
 def _held(f: Finding, why: tuple[str, ...]) -> Finding:

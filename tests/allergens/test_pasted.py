@@ -113,3 +113,16 @@ def test_any_break_inside_peanuts_is_never_safe(split: int, breaker: str, left: 
     word = "peanuts"
     text = left + word[:split] + breaker + word[split:] + right
     assert check_label(text, ["PEANUT"], onto).verdict != "SAFE", text
+
+
+def test_words_run_together_at_a_case_change_are_read_when_every_part_is_known(onto) -> None:
+    r = check_label("SucreFarine de blé, sel", ["WHEAT"], onto)
+    assert r.verdict == "AVOID" and r.unmatched == ()
+    assert r.findings[0].token == "SucreFarine de blé" and "run together" in r.findings[0].explanation
+    assert check_label("McZorblax spice", ["WHEAT"], onto).verdict == "VERIFY"  # parts unknown: stays unknown
+
+
+def test_unknown_words_get_suggestions_that_never_change_the_verdict(onto) -> None:
+    r = check_label("sugar, xantham gum", ["PEANUT"], onto)
+    assert r.verdict == "VERIFY" and r.unmatched == ("xantham gum",)
+    assert any(reason.startswith("did you mean 'xanthan gum'") for reason in r.review_reasons)
