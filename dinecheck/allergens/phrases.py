@@ -86,6 +86,20 @@ _STATEMENTS = (
     "voir couvercle", "voir le couvercle", "see lid", "see cap", "emballé en", "emballé par", "emballé pour",
     "conditionné en", "conditionné par", "packed by", "packed for", "distributed by", "distribué par", "imported by",
     "importé par", "verpackt in", "abgepackt in",
+    # general label furniture (storage, use, nutrition, packaging) in the five languages
+    "storage:", "storage instructions", "store in a cool dry place", "store in a dry place", "cooking:",
+    "cooking guidelines", "cooking directions", "directions:", "directions for use", "instructions:",
+    "heating instructions", "microwave instructions", "oven instructions", "how to prepare", "to prepare:",
+    "serve immediately", "serving size", "servings per container", "nutrition:", "nutritional values",
+    "nutrition declaration", "average values", "energy:", "per 100 g", "per 100g", "per 100 ml", "per 100ml",
+    "per serving", "see front of pack", "see back of pack", "see side of pack", "see base of pack", "see top of pack",
+    "for best before", "recycle", "widely recycled", "not yet recycled", "produce of", "product of",
+    "conservation :", "conditions de conservation", "à conserver au frais", "mode d'emploi", "conseil d'utilisation",
+    "déclaration nutritionnelle", "valeurs nutritionnelles moyennes", "pour 100 g", "pour 100g", "pour 100 ml",
+    "pour 100ml", "énergie", "aufbewahrung", "zubereitungsempfehlung", "nährwertangaben pro", "pro 100 g",
+    "pro 100g", "pro 100 ml", "brennwert", "modo de empleo", "modo de conservación", "información nutricional por",
+    "por 100 g", "por 100g", "valor energético", "modalità di conservazione", "modalità d'uso", "per 100 g di",
+    "valori nutrizionali medi", "voedingswaarde", "bewaren",
 )  # fmt: skip
 # suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
 _SUITABILITY = frozenset(

@@ -23,6 +23,7 @@ from dinecheck.errors import OntologyError
 
 PROFILE_ALL: tuple[str, ...] = ALLERGEN_CODES
 MAX_SUGGESTED_TOKENS = 5
+SEGMENT_TRUSTED_WORDS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +181,10 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         span = r.token.span
         if not capped or not any(a <= span[0] and span[1] <= b for a, b in capped):
             outside_claims += 1
-        if rule == "segmented" and r.key:
+        if rule == "segmented" and r.key and r.token.key.count(" ") < SEGMENT_TRUSTED_WORDS - 1:
+            # a two-word compound of two known words may name something neither word does ("bean curd" is soy):
+            # a doubt. From three words on, a token that reads exactly as known names is a list missing its commas;
+            # the names' allergens are still held at POSSIBLE (detect)
             doubts.append(f"{r.token.text!r} was read as {len(r.key.split(' | '))} ingredients ({r.key}): a separator "
                           "seems missing")  # fmt: skip
     if scan.claims and looked_up and not outside_claims:
