@@ -10,7 +10,8 @@ the union of:
 * the allergens of the ingredient our ontology already names with one of its names (exact lookup key);
 * POSSIBLE for every allergen named by a word or word group (1–3 words) of any of its names, looked up exactly in
   our ontology ("milk" in "milk chocolate coating", "Erdnuss" in a German name);
-* everything its ``<`` parents carry, transitively (their DEFINITE becomes DERIVED).
+* everything its ``<`` parents carry, transitively (their DEFINITE becomes DERIVED), and every allergen at POSSIBLE
+  when a parent is of unknown composition (below).
 
 An entry is **anchored** when it, or one of its ancestors, is an ingredient our ontology knows (by an exact name):
 ``en:kiwi`` < ``en:fruit``. An entry that is not anchored is of unknown composition (a dish, a brand-like name):
@@ -121,10 +122,14 @@ class _Analysis:
         _merge(levels, ((c, _V) for c in off_codes(e.properties.get("allergens:en", ""))))
         _merge(levels, ((c, _P) for c in off_codes(e.properties.get("likely_allergens:en", ""))))
         ours: set[str] = set()
-        for names in e.names.values():
+        for off_lang, names in e.names.items():
+            lang = off_lang.partition("_")[0]
+            same = (None, lang, "la")  # a name counts in its own language only ("grana" is seed, not cheese, in es)
             for name in names:
                 key = lookup_key(name)
                 for syn in onto.synonyms.get(key, ()):
+                    if syn.lang not in same:
+                        continue
                     ing = onto.ingredients[syn.canonical_id]
                     if ing.category in _OFF_CATEGORIES:
                         _merge(levels, ((p.code, _P) for p in onto.allergen_paths(ing.id)))
@@ -138,7 +143,8 @@ class _Analysis:
                     for i in range(len(words) - size + 1):
                         gram = " ".join(words[i : i + size])
                         for syn in resolve_key(gram, onto)[0]:
-                            _merge(levels, ((p.code, _P) for p in onto.allergen_paths(syn.canonical_id)))
+                            if syn.lang in same or onto.ingredients[syn.canonical_id].category == "off_taxonomy":
+                                _merge(levels, ((p.code, _P) for p in onto.allergen_paths(syn.canonical_id)))
         result = (levels, frozenset(ours))
         self._own[e.id] = result
         return result
@@ -157,6 +163,8 @@ class _Analysis:
                 continue  # a cycle in the taxonomy: stop
             plevels, panchored = self.total(pid, visiting | {eid})
             _merge(levels, ((c, _V if lvl is _D else lvl) for c, lvl in plevels.items()))
+            if not panchored:  # a kind of something of unknown composition: that doubt is inherited too
+                _merge(levels, ((c, _P) for c in ALLERGEN_CODES))
             anchored = anchored or panchored
         result = (levels, anchored)
         if not visiting:
