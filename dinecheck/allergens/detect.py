@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from dinecheck.allergens.normalize import Resolution, word_hints
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
@@ -104,9 +104,13 @@ def ingredient_findings(
         f = _build(*how)
         found = seen.get(code, {})
         if len(found) > 1:
-            f = replace(f, sources=tuple((t, sp, lv, src) for sp, (t, lv, src) in sorted(found.items())))
+            f = _with_sources(f, tuple((t, sp, lv, src) for sp, (t, lv, src) in sorted(found.items())))
         out.append(f)
     return out
+
+
+def _with_sources(f: Finding, sources: tuple) -> Finding:
+    return Finding(f.code, f.level, f.source, f.token, f.span, f.path, f.explanation, sources)
 
 
 def _note(seen: dict, code: str, span: tuple[int, int], token: str, level: RiskLevel, source: str) -> None:
@@ -200,7 +204,7 @@ def dedupe(findings: Iterable[Finding]) -> tuple[Finding, ...]:
                     k = (sp if sp is not None else (1 << 62, 0), src, t)
                     if k not in merged or lv.rank > merged[k][2].rank:
                         merged[k] = (t, sp, lv, src)
-            best[code] = replace(best[code], sources=tuple(merged[k] for k in sorted(merged)))
+            best[code] = _with_sources(best[code], tuple(merged[k] for k in sorted(merged)))
     return tuple(sorted(best.values(), key=lambda f: (-_RANKS[f.level], _ORDER.get(f.code, 99))))
 
 

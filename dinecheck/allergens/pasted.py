@@ -34,6 +34,7 @@ from dinecheck.allergens.tokenize import canonical_key
 _PUNCT = str.maketrans({"，": ",", "、": ",", "､": ",", "；": ";", "：": ":", "（": "(", "）": ")", "［": "[",
                         "］": "]", "【": "(", "】": ")", "「": '"', "」": '"', "。": ".", "｡": ".", "！": "!",
                         "？": "?", "\u3000": " ", "·": ",", "\u00a0": " "})  # fmt: skip
+_PUNCT_CHARS = re.compile("[" + "".join(re.escape(chr(c)) for c in _PUNCT) + "]")
 _HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-‐‑–][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
 _SOFT_HYPHEN = "\u00ad"
 _TAG = re.compile(r"<!--.{0,200}?-->|</?([a-zA-Z][a-zA-Z0-9]{0,15})(?:\s[^<>]{0,200})?/?>", re.DOTALL)
@@ -116,9 +117,11 @@ def readings(text: str, known: Callable[[str], bool]) -> tuple[Reading, Reading 
     """``(primary, alternative or None)`` for a raw label text; ``known(key)`` says whether a lookup key names a
     known ingredient (a joined word or a line-joined item is only read as one when it is known — or, for an inline
     tag, always)."""
-    if text.isascii() and not ("<" in text or "&" in text or "\n" in text or "\r" in text):
+    if not ("<" in text or "&" in text or "\n" in text or "\r" in text or "\u00ad" in text) and (
+        text.isascii() or _PUNCT_CHARS.search(text) is None
+    ):
         return Reading(text), None
-    base = text.translate(_PUNCT) if not text.isascii() else text
+    base = text.translate(_PUNCT) if not text.isascii() and _PUNCT_CHARS.search(text) else text
     edits: list[_Edit] = []
     if _SOFT_HYPHEN in base:
         edits.extend(_Edit(m.start(), m.end(), "", "") for m in re.finditer(_SOFT_HYPHEN, base))

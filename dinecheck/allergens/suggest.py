@@ -24,16 +24,15 @@ def suggestions(key: str, ontology: Ontology) -> tuple[str, ...]:
     memo = memo_for(ontology)
     if memo is not None and key in memo.suggestions:
         return memo.suggestions[key]
-    if memo is not None:
-        if not memo.choice_keys:
-            memo.choice_keys.extend(ontology.synonyms)
-        choices = memo.choice_keys
-    else:
-        choices = list(ontology.synonyms)
+    if memo is None:  # a live view of a database (no memo): scanning every name per token is not worth it
+        return ()
+    if not memo.choice_keys:
+        memo.choice_keys.extend(ontology.synonyms)
+    choices = memo.choice_keys
     cutoff = 1 if len(key) <= 6 else 2
     found = process.extract(key, choices, scorer=Levenshtein.distance, score_cutoff=cutoff,
                             limit=MAX_SUGGESTIONS)  # fmt: skip
     result = tuple(choice for choice, _dist, _i in sorted(found, key=lambda f: (f[1], f[0])))
-    if memo is not None and len(memo.suggestions) < 50_000:
+    if len(memo.suggestions) < 50_000:
         memo.suggestions[key] = result
     return result
