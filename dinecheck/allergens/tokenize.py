@@ -153,13 +153,7 @@ def is_purpose_note(key: str) -> bool:
 def _is_purpose_note(key: str) -> bool:
     if key.split(" ", 1)[0] in _PART_WORDS and all(w in _PART_WORDS for w in key.split(" ")):
         return True  # "(Leaf)", "(Whole Plant)", "Powder": which part of a plant, never an ingredient of its own
-    if key.split(" ", 1)[0] not in _PURPOSE_FIRST_WORDS:
-        return False
-    for first in _PURPOSE_FIRST:
-        if key.startswith(first):
-            words = key[len(first) :].split()
-            return bool(words) and all(w.strip(".:") in _PURPOSE_WORDS for w in words)
-    return False
+    return is_purpose_note(key)
 
 
 _NOTE_FIRST = frozenset(
