@@ -126,3 +126,26 @@ def test_unknown_words_get_suggestions_that_never_change_the_verdict(onto) -> No
     r = check_label("sugar, xantham gum", ["PEANUT"], onto)
     assert r.verdict == "VERIFY" and r.unmatched == ("xantham gum",)
     assert any(reason.startswith("did you mean 'xanthan gum'") for reason in r.review_reasons)
+
+
+@pytest.mark.parametrize("unit", ["pea<br>nuts, ", "pea-\nnuts\n", "x<b>y</b>z ", "a&amp;b，", "Peanut\nbutter\n"])
+def test_hostile_pasted_input_finishes_and_keeps_spans_inside_the_text(unit: str, onto) -> None:
+    text = (unit * (99_000 // len(unit)))[:99_000]
+    r = check_label(text, ["PEANUT", "MILK"], onto)
+    assert all(0 <= f.span[0] <= f.span[1] <= len(text) for f in r.findings if f.span is not None)
+    assert all(0 <= h.span[0] <= h.span[1] <= len(text) for h in r.risk_phrases)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from([*"ab-\n\r<>/&;，、 brpeanut!", "<br>", "<b>", "&amp;", "\u00ad"]), max_size=30))
+def test_readings_of_any_text_map_back_inside_it(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    primary, alt = readings(text, known)
+    for reading in (primary, alt):
+        if reading is None or reading.index is None:
+            continue
+        assert len(reading.index) == len(reading.text)
+        assert all(0 <= i < len(text) for i in reading.index)
+        if reading.text:
+            a, b = reading.raw_span((0, len(reading.text)))
+            assert 0 <= a <= b <= len(text)
