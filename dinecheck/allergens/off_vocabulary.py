@@ -18,7 +18,7 @@ An entry is **anchored** when it, or one of its ancestors, is an ingredient our 
 it carries every allergen at POSSIBLE, so it is a known word (the token is matched) but never makes a label SAFE.
 Only an anchored entry with an empty union is allergen-free. Any doubt stays VERIFY.
 
-Names: every name of every language; a key the store already has is never overridden; a key shared by several
+Names: every name in the five label languages (plus ``xx``/``la``, see :data:`NAME_LANGUAGES`); a key the store already has is never overridden; a key shared by several
 entries goes to the entry with the most allergens (the conservative reading). An entry our ontology already knows
 with the same or more allergens lends its other names to our ingredient; otherwise it becomes an ingredient
 ``off_<slug>`` (category ``off_ingredient``).
@@ -36,7 +36,14 @@ from typing import TYPE_CHECKING
 
 from dinecheck.allergens.normalize import resolve_key
 from dinecheck.allergens.off_import import OFF_TO_CODE, Taxonomy, TaxonomyEntry, slug
-from dinecheck.allergens.ontology import ALLERGEN_CODES, MODIFIER_CATEGORY, Ingredient, Ontology, RiskLevel
+from dinecheck.allergens.ontology import (
+    ALLERGEN_CODES,
+    LANGUAGES,
+    MODIFIER_CATEGORY,
+    Ingredient,
+    Ontology,
+    RiskLevel,
+)
 from dinecheck.allergens.store.base import SynonymInput
 from dinecheck.allergens.text import lookup_key
 
@@ -44,6 +51,10 @@ if TYPE_CHECKING:
     from dinecheck.allergens.store.base import OntologyStore
 
 OFF_INGREDIENT_CATEGORY = "off_ingredient"
+# the languages whose names are imported: the label languages the pipeline reads, plus OFF's language-neutral "xx"
+# (E-numbers) and Latin. Names of other languages collide with words of these ("made" is burbot in Finnish) and
+# would turn ordinary label words into ingredients.
+NAME_LANGUAGES = frozenset({*LANGUAGES, "xx", "la"})
 OFF_PROCESSING_ID = "off_processing"
 MAX_NAME_CHARS = 200
 MAX_WORD_GRAM = 3
@@ -131,8 +142,8 @@ class _Analysis:
                     if syn.lang not in same:
                         continue
                     ing = onto.ingredients[syn.canonical_id]
-                    if ing.category in _OFF_CATEGORIES:
-                        _merge(levels, ((p.code, _P) for p in onto.allergen_paths(ing.id)))
+                    if ing.category in _OFF_CATEGORIES:  # an imported name: only the allergen it names for sure
+                        _merge(levels, ((p.code, _P) for p in onto.allergen_paths(ing.id) if p.level.rank > _P.rank))
                         continue
                     ours.add(ing.id)
                     _merge(levels, ((p.code, p.level) for p in onto.allergen_paths(ing.id)))
@@ -144,7 +155,10 @@ class _Analysis:
                         gram = " ".join(words[i : i + size])
                         for syn in resolve_key(gram, onto)[0]:
                             if syn.lang in same or onto.ingredients[syn.canonical_id].category == "off_taxonomy":
-                                _merge(levels, ((p.code, _P) for p in onto.allergen_paths(syn.canonical_id)))
+                                # a word that names an allergen food or product ("milk" in "milk chocolate
+                                # coating"); a word whose own allergens are only possible ("graines") says nothing
+                                _merge(levels, ((p.code, _P) for p in onto.allergen_paths(syn.canonical_id)
+                                                if p.level.rank > _P.rank))  # fmt: skip
         result = (levels, frozenset(ours))
         self._own[e.id] = result
         return result
@@ -208,6 +222,8 @@ def plan_ingredients(taxonomy: Taxonomy, ontology: Ontology) -> VocabularyPlan:
         weight = (len(levels), sum(lvl.rank for lvl in levels.values()))
         for off_lang, names in e.names.items():
             lang, _, tail = off_lang.partition("_")
+            if lang not in NAME_LANGUAGES:
+                continue
             region = tail.upper() if len(tail) == 2 else None
             for name in names:
                 key = lookup_key(name)
@@ -230,6 +246,8 @@ def plan_processing(taxonomy: Taxonomy, ontology: Ontology) -> VocabularyPlan:
     for e in taxonomy.entries:
         for off_lang, names in e.names.items():
             lang, _, tail = off_lang.partition("_")
+            if lang not in NAME_LANGUAGES:
+                continue
             for name in names:
                 key = lookup_key(name)
                 if not key or len(name) > MAX_NAME_CHARS or key in seen or key in ontology.modifiers:
