@@ -273,11 +273,17 @@ def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
         if found:
             return tuple(found), joined, "joined"
     if not syns and " " in key:  # "roasted salted cashews", "tomates séchées", "sheep's milk of spain"
-        stripped = strip_modifiers(key, ontology)
+        stripped = _stripped(key, ontology)
         if stripped is not None:
-            head, words = stripped
-            found, _matched, _rule = resolve_key(head, ontology)
-            return found, head, "modifiers: " + ", ".join(words)
+            return stripped
+        for sep in _SOURCE_SEPARATORS:  # "glucose syrup from wheat": both names, both their allergens
+            i = key.find(sep)
+            if i > 0:
+                parts = (key[:i], key[i + len(sep) :])
+                read = [_stripped(p, ontology) or resolve_key(p, ontology) for p in parts]
+                if all(r[0] for r in read):
+                    return (tuple(s for r in read for s in r[0]), f"{read[0][1]} | {read[1][1]}",
+                            f"source: {sep.strip()}")  # fmt: skip
     if not syns and " " in key:
         parts = segment(key, ontology)
         if parts:
@@ -293,6 +299,22 @@ def _vague(syn: Synonym, ontology: Ontology) -> bool:
     return ing.category in UNKNOWN_COMPOSITION_CATEGORIES and not any(
         p.level.rank > RiskLevel.POSSIBLE.rank for p in ontology.allergen_paths(ing.id)
     )
+
+
+# "A from B": an ingredient and what it is made from — read as both names (the allergens of both count)
+_SOURCE_SEPARATORS = (" made from ", " derived from ", " obtained from ", " from ", " issu de ", " issue de ",
+                      " issus de ", " issues de ", " obtenu a partir de ", " aus ", " hergestellt aus ",
+                      " procedente de ", " obtenido de ", " ottenuto da ", " derivato da ")  # fmt: skip
+
+
+def _stripped(key: str, ontology: Ontology) -> _Resolved | None:
+    """The reading of ``key`` as a known name with modifiers around it, or None."""
+    stripped = strip_modifiers(key, ontology)
+    if stripped is None:
+        return None
+    head, words = stripped
+    found, _matched, _rule = resolve_key(head, ontology)
+    return found, head, "modifiers: " + ", ".join(words)
 
 
 def _names_allergen(key: str, ontology: Ontology) -> bool:

@@ -85,3 +85,13 @@ def test_removing_modifiers_never_removes_an_allergen(case, words):
     bare = {f.code for f in check_label(synonym, PROFILE_ALL, ONTO).findings}
     dressed = {f.code for f in check_label(" ".join([*words, synonym]), PROFILE_ALL, ONTO).findings}
     assert bare <= dressed, (synonym, words)
+
+
+@pytest.mark.parametrize(("text", "codes"), [
+    ("glucose syrup from wheat", {"WHEAT", "GLUTEN"}), ("sirop de glucose issu de blé", {"WHEAT", "GLUTEN"}),
+    ("tomato concentrate from tomatoes", set()),
+])  # fmt: skip
+def test_a_name_made_from_another_reads_as_both(text: str, codes: set[str]) -> None:
+    r = check_label(text, ["WHEAT", "GLUTEN", "PEANUT"], ONTO)
+    assert r.unmatched == () and {f.code for f in r.findings} == codes
+    assert check_label("tomato concentrate from zorblax", ["PEANUT"], ONTO).unmatched != ()
