@@ -197,7 +197,7 @@ def dedupe(findings: Iterable[Finding]) -> tuple[Finding, ...]:
         if rank > cur_rank or (f.level is cur.level and _pos(f) < _pos(cur)):
             best[f.code] = f
     for code, fs in evidence.items():
-        if len(fs) > 1 or fs[0].sources:
+        if len(fs) > 1:
             merged: dict[tuple, tuple] = {}
             for f in fs:
                 for t, sp, lv, src in f.all_sources():
