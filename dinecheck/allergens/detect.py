@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from dinecheck.allergens.normalize import Resolution, word_hints
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
@@ -37,10 +38,21 @@ class Finding:
     span: tuple[int, int] | None  # None for a finding from the product's declaration (not in the text)
     path: tuple[str, ...]
     explanation: str
+    # every piece of evidence for this allergen, this one included: (token, span, level, source), in text order
+    sources: tuple[tuple[str, tuple[int, int] | None, RiskLevel, str], ...] = ()
 
-    def to_json(self) -> dict:
-        return {"code": self.code, "level": self.level.value, "source": self.source, "token": self.token,
-                "span": list(self.span) if self.span is not None else None}  # fmt: skip
+    def all_sources(self) -> tuple[tuple[str, tuple[int, int] | None, RiskLevel, str], ...]:
+        return self.sources or ((self.token, self.span, self.level, self.source),)
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's ``{code, level, source, token, span}``; with more than one piece of evidence also
+        ``sources`` (every token that triggered this allergen, in text order)."""
+        out: dict[str, Any] = {"code": self.code, "level": self.level.value, "source": self.source, "token": self.token,
+               "span": list(self.span) if self.span is not None else None}  # fmt: skip
+        if len(self.sources) > 1:
+            out["sources"] = [{"token": t, "span": list(sp) if sp is not None else None, "level": lv.value,
+                               "source": src} for t, sp, lv, src in self.sources]  # fmt: skip
+        return out
 
 
 def ingredient_findings(
@@ -52,6 +64,7 @@ def ingredient_findings(
     """The best ingredient finding per profile allergen (highest level, earliest span on a tie). Candidates are
     compared first and only the winners are built (their explanations are the costly part)."""
     best: dict[str, tuple[int, tuple[int, int], tuple]] = {}
+    seen: dict[str, dict[tuple[int, int], tuple[str, RiskLevel, str]]] = {}  # code → span → (token, level, source)
     paths_of = ontology.allergen_paths
     for res in resolutions:
         tok = res.token
@@ -66,6 +79,7 @@ def ingredient_findings(
                                 rank = _RANKS[path.level]
                                 level = path.level if rank < _POSSIBLE_RANK else RiskLevel.POSSIBLE
                                 rank = _RANKS[level]
+                                _note(seen, code, span, tok.text, level, "unknown")
                                 cur = best.get(code)
                                 if cur is None or rank > cur[0] or (rank == cur[0] and span < cur[1]):
                                     best[code] = (rank, span, ("unknown", res, gram, path, level, False))
@@ -82,10 +96,30 @@ def ingredient_findings(
                 if cap and rank > _POSSIBLE_RANK:
                     level = RiskLevel.POSSIBLE
                     rank = _POSSIBLE_RANK
+                _note(seen, code, span, tok.text, level, "ingredient")
                 cur = best.get(code)
                 if cur is None or rank > cur[0] or (rank == cur[0] and span < cur[1]):
                     best[code] = (rank, span, ("ingredient", res, syn, path, level, held))
-    return [_build(*how) for _rank, _span, how in best.values()]
+    out = []
+    for code, (_rank, _span, how) in best.items():
+        f = _build(*how)
+        found = seen.get(code, {})
+        if len(found) > 1:
+            f = _with_sources(f, tuple((t, sp, lv, src) for sp, (t, lv, src) in sorted(found.items())))
+        out.append(f)
+    return out
+
+
+def _with_sources(f: Finding, sources: tuple) -> Finding:
+    return Finding(f.code, f.level, f.source, f.token, f.span, f.path, f.explanation, sources)
+
+
+def _note(seen: dict, code: str, span: tuple[int, int], token: str, level: RiskLevel, source: str) -> None:
+    """Remember one piece of evidence (the strongest per span)."""
+    per = seen.setdefault(code, {})
+    cur = per.get(span)
+    if cur is None or level.rank > cur[1].rank:
+        per[span] = (token, level, source)
 
 
 _RANKS = {level: level.rank for level in RiskLevel}
@@ -106,14 +140,37 @@ def _build(source: str, res: Resolution, what, path, level: RiskLevel, held: boo
                    f"{tok.text!r}{named}{via} → {chain}{note}")  # fmt: skip
 
 
+# a statement naming one of these names the other too (GLUTEN stands for wheat on many labels; crustaceans and
+# molluscs are both "shellfish")
+EQUIVALENTS: dict[str, frozenset[str]] = {
+    "GLUTEN": frozenset({"WHEAT"}), "WHEAT": frozenset({"GLUTEN"}),
+    "SHELLFISH": frozenset({"MOLLUSCS"}), "MOLLUSCS": frozenset({"SHELLFISH"}),
+}  # fmt: skip
+
+
+def names_profile(hit: PhraseHit, profile: Collection[str]) -> bool:
+    """Whether a risk statement concerns the profile: it is generic (names nothing, or something unreadable) or it
+    names a profile allergen or an equivalent of one. A statement naming only other allergens does not."""
+    if hit.generic:
+        return True
+    named = set(hit.allergens)
+    return any(c in named or named & EQUIVALENTS.get(c, frozenset()) for c in profile)
+
+
 def phrase_findings(hits: Iterable[PhraseHit], profile: Collection[str]) -> list[Finding]:
     out: list[Finding] = []
     for hit in hits:
-        named = [c for c in hit.allergens if c in profile]
+        named = [c for c in profile if c in hit.allergens or set(hit.allergens) & EQUIVALENTS.get(c, frozenset())]
         generic = [c for c in profile if c not in named] if hit.generic else []
         for code in named:
-            out.append(Finding(code, hit.level, "phrase", hit.phrase, hit.span, (hit.phrase, code),
-                               f"the label says {hit.phrase!r} naming {code}"))  # fmt: skip
+            if code in hit.allergens:
+                out.append(Finding(code, hit.level, "phrase", hit.phrase, hit.span, (hit.phrase, code),
+                                   f"the label says {hit.phrase!r} naming {code}"))  # fmt: skip
+                continue
+            level = hit.level if hit.level.rank <= RiskLevel.POSSIBLE.rank else RiskLevel.POSSIBLE
+            other = ", ".join(sorted(set(hit.allergens) & EQUIVALENTS[code]))
+            out.append(Finding(code, level, "phrase", hit.phrase, hit.span, (hit.phrase, other, code),
+                               f"the label says {hit.phrase!r} naming {other}, which may stand for {code}"))  # fmt: skip
         for code in generic:
             why = (f"it names something unreadable ({', '.join(repr(u) for u in hit.unresolved)})" if hit.unresolved
                    else "it names no allergen")  # fmt: skip
@@ -130,7 +187,9 @@ def _pos(f: Finding) -> tuple[int, int]:
 def dedupe(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     """Highest level per allergen (earliest span on a tie), in level then allergen-code order."""
     best: dict[str, Finding] = {}
+    evidence: dict[str, list[Finding]] = {}
     for f in findings:
+        evidence.setdefault(f.code, []).append(f)
         cur = best.get(f.code)
         if cur is None:
             best[f.code] = f
@@ -138,6 +197,15 @@ def dedupe(findings: Iterable[Finding]) -> tuple[Finding, ...]:
         rank, cur_rank = _RANKS[f.level], _RANKS[cur.level]
         if rank > cur_rank or (f.level is cur.level and _pos(f) < _pos(cur)):
             best[f.code] = f
+    for code, fs in evidence.items():
+        if len(fs) > 1:
+            merged: dict[tuple, tuple] = {}
+            for f in fs:
+                for t, sp, lv, src in f.all_sources():
+                    k = (sp if sp is not None else (1 << 62, 0), src, t)
+                    if k not in merged or lv.rank > merged[k][2].rank:
+                        merged[k] = (t, sp, lv, src)
+            best[code] = _with_sources(best[code], tuple(merged[k] for k in sorted(merged)))
     return tuple(sorted(best.values(), key=lambda f: (-_RANKS[f.level], _ORDER.get(f.code, 99))))
 
 

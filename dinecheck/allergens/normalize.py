@@ -31,13 +31,15 @@ matter ("ROASTED PEANUTS SUGAR" with a missing comma → PEANUT possible). A wor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
-from dinecheck.allergens.ontology import Ontology, Synonym
-from dinecheck.allergens.tokenize import Token, e_number_base
+from dinecheck.allergens.modifiers import strip_modifiers
+from dinecheck.allergens.ontology import UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
+from dinecheck.allergens.tokenize import Token, canonical_key, e_number_base, is_purpose_note
 
 _ARTICLES = (
     "the ", "a ", "an ", "some ", "de la ", "de l'", "du ", "des ", "de ", "d'", "le ", "la ", "les ", "l'", "der ",
@@ -142,34 +144,26 @@ class Memo:
     plans: dict = field(default_factory=dict)
     phrase_lists: dict = field(default_factory=dict)  # risk-phrase list text → what it names (:mod:`phrases`)
     mentions: dict[str, bool] = field(default_factory=dict)  # text → whether it names an allergen (:mod:`phrases`)
+    suggestions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # unknown key → close names (:mod:`suggest`)
+    choice_keys: list[str] = field(default_factory=list)  # every synonym key, for the suggestion search
+    run_together: dict[str, _Resolved] = field(default_factory=dict)  # token text → its case-change reading
 
 
 MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (memory stays bounded)
 MAX_MEMO_KEY = 256  # longer keys (rare, or hostile) are not remembered by the tables added for speed
 
 
-_MEMO: dict[int, tuple[object, Memo]] = {}
-# (ontology, its synonym table, its memo) of the last call — one tuple, replaced whole, so threads never see a mix
-_LAST: tuple = (None, None, None)
-
-
 def memo_for(ontology: Ontology) -> Memo | None:
-    """Per-ontology memo (an :class:`Ontology` is immutable; a changed store builds a new one). Only a plain ``dict``
-    synonym table is memoised: any other mapping may be a live view (e.g. a database) and is asked every time."""
-    global _LAST
-    last = _LAST
-    if last[0] is ontology and last[1] is ontology.synonyms:
-        return last[2]
-    if type(ontology.synonyms) is not dict:
-        return None
-    entry = _MEMO.get(id(ontology))
-    if entry is None or entry[0] is not ontology.synonyms:
-        if len(_MEMO) > 8:
-            _MEMO.clear()
-        entry = (ontology.synonyms, Memo())
-        _MEMO[id(ontology)] = entry
-    _LAST = (ontology, ontology.synonyms, entry[1])
-    return entry[1]
+    """The memo tables of an ontology, owned by the ontology object itself (an :class:`Ontology` is immutable; a
+    changed store builds a new one, with new tables). Only a plain ``dict`` synonym table is memoised: any other
+    mapping may be a live view (e.g. a database) and is asked every time."""
+    memo = ontology.memo
+    if memo is None:
+        if type(ontology.synonyms) is not dict:
+            return None
+        memo = Memo()
+        ontology.memo = memo  # one assignment: threads racing here each build an equal, empty memo
+    return memo
 
 
 def remembered(ontology: Ontology, table: str, key: str, compute: Callable[[], T]) -> T:
@@ -188,12 +182,10 @@ def remembered(ontology: Ontology, table: str, key: str, compute: Callable[[], T
 
 def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str | None, str | None]:
     """``(synonyms, matched_key, rule)`` for a lookup key; ``((), None, None)`` when nothing matches exactly."""
-    last = _LAST
-    if last[0] is ontology and last[1] is ontology.synonyms:
-        memo = last[2].resolved
-    else:
+    entry = ontology.memo
+    if entry is None:
         entry = memo_for(ontology)
-        memo = entry.resolved if entry is not None else None
+    memo = entry.resolved if entry is not None else None
     hit = memo.get(key) if memo is not None else None
     if hit is not None:
         return hit
@@ -233,14 +225,39 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
     out: list[Resolution] = []
     for tok in tokens:
         key = tok.key
-        # a "note" that names an allergen ("origine arachides") is read as an ingredient: nothing hides one
-        if tok.role == "note" and not remembered(ontology, "notes", key, partial(_names_allergen, key, ontology)):
+        # a purpose clause ("to protect color and flavor") is made of purpose words only: its "flavor" is no
+        # ingredient; any other note that names an allergen is read as an ingredient
+        if tok.role == "note" and (
+            is_purpose_note(key) or not remembered(ontology, "notes", key, partial(_names_allergen, key, ontology))
+        ):
             out.append(Resolution(tok, (), None, "note"))
             continue
         hyphenated = "-" in tok.text
         table = "readings_hyphenated" if hyphenated else "readings"
-        out.append(Resolution(tok, *remembered(ontology, table, key, partial(_reading, key, hyphenated, ontology))))
+        found = remembered(ontology, table, key, partial(_reading, key, hyphenated, ontology))
+        if not found[0] and _CASE_CHANGE.search(tok.text) is not None:
+            text = tok.text
+            found = remembered(ontology, "run_together", text, partial(_run_together, text, ontology)) or found
+        out.append(Resolution(tok, *found))
     return tuple(out)
+
+
+_CASE_CHANGE = re.compile(r"[a-zß-öø-ÿ][A-ZÀ-ÖØ-Þ]")
+
+
+def _run_together(text: str, ontology: Ontology) -> _Resolved:
+    """Words run together where a separator was lost, split at each lower→upper case change, when every part is a
+    known name ("SucreFarine de blé" → sucre | farine de ble); ``((), None, None)`` otherwise."""
+    cuts = [m.start() + 1 for m in _CASE_CHANGE.finditer(text)]
+    parts = [text[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(text)], strict=False)]
+    keys = [canonical_key(p) for p in parts if p]
+    found: list[Synonym] = []
+    for k in keys:
+        syns = resolve_key(k, ontology)[0]
+        if not syns:
+            return (), None, None
+        found.extend(syns)
+    return tuple(found), " | ".join(keys), "run together"
 
 
 def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
@@ -252,12 +269,49 @@ def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
         exact = ontology.synonyms.get(joined)
         if exact:
             return tuple(exact), joined, "joined"
+    if not syns and " " in key:  # "roasted salted cashews", "tomates séchées", "sheep's milk of spain"
+        stripped = _stripped(key, ontology)
+        if stripped is not None:
+            return stripped
+        for sep in _SOURCE_SEPARATORS:  # "glucose syrup from wheat": both names, both their allergens
+            i = key.find(sep)
+            if i > 0:
+                sides = (key[:i], key[i + len(sep) :])
+                read = [_stripped(p, ontology) or resolve_key(p, ontology) for p in sides]
+                if all(r[0] for r in read):
+                    return (tuple(s for r in read for s in r[0]), f"{read[0][1]} | {read[1][1]}",
+                            f"source: {sep.strip()}")  # fmt: skip
     if not syns and " " in key:
         parts = segment(key, ontology)
         if parts:
-            found = tuple(syn for part in parts for syn in resolve_key(part, ontology)[0])
-            return found, " | ".join(parts), "segmented"
+            pieces = tuple(syn for part in parts for syn in resolve_key(part, ontology)[0])
+            return pieces, " | ".join(parts), "segmented"
     return syns, matched, rule
+
+
+def _vague(syn: Synonym, ontology: Ontology) -> bool:
+    """An imported name of unknown composition (every allergen POSSIBLE): as a word inside an unknown token it names
+    nothing in particular, so it gives no hint (the unknown token keeps the label VERIFY anyway)."""
+    ing = ontology.ingredients[syn.canonical_id]
+    return ing.category in UNKNOWN_COMPOSITION_CATEGORIES and not any(
+        p.level.rank > RiskLevel.POSSIBLE.rank for p in ontology.allergen_paths(ing.id)
+    )
+
+
+# "A from B": an ingredient and what it is made from — read as both names (the allergens of both count)
+_SOURCE_SEPARATORS = (" made from ", " derived from ", " obtained from ", " from ", " issu de ", " issue de ",
+                      " issus de ", " issues de ", " obtenu a partir de ", " aus ", " hergestellt aus ",
+                      " procedente de ", " obtenido de ", " ottenuto da ", " derivato da ")  # fmt: skip
+
+
+def _stripped(key: str, ontology: Ontology) -> _Resolved | None:
+    """The reading of ``key`` as a known name with modifiers around it, or None."""
+    stripped = strip_modifiers(key, ontology)
+    if stripped is None:
+        return None
+    head, words = stripped
+    found, _matched, _rule = resolve_key(head, ontology)
+    return found, head, "modifiers: " + ", ".join(words)
 
 
 def _names_allergen(key: str, ontology: Ontology) -> bool:
@@ -317,6 +371,7 @@ def _word_hints(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[Synonym,
                 continue
             gram = " ".join(words[i : i + size])
             syns, _k, _rule = resolve_key(gram, ontology)
+            syns = tuple(s for s in syns if not _vague(s, ontology))
             if syns:
                 out.append((gram, syns))
                 for j in range(i, i + size):

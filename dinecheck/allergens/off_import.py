@@ -60,7 +60,8 @@ OFF_TO_CODE: dict[str, str] = {
 }
 
 _LANG = re.compile(r"^([a-z]{2,3}(?:_[a-z]{2,4})?):\s*(.*)$")  # en, nl_be, zh_hant
-_PROP = re.compile(r"^([a-z_]+):([a-z]{2,3}(?:_[a-z]{2,4})?):\s*(.*)$")
+_PROP = re.compile(r"^([A-Za-z][A-Za-z0-9_]*):([a-z_]{2,16}):\s*(.*)$")
+_LOOSE_PROP = re.compile(r"^([A-Za-z][A-Za-z0-9_]{3,}):(.*)$")  # longer than any language code: a property name
 _UNESCAPED_COMMA = re.compile(r"(?<!\\),")
 
 
@@ -77,6 +78,7 @@ class TaxonomyEntry:
 class Taxonomy:
     entries: tuple[TaxonomyEntry, ...]
     stopwords: dict[str, tuple[str, ...]]
+    synonym_sets: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def slug(name: str) -> str:
@@ -95,6 +97,7 @@ def parse_taxonomy(text: str, source: str = "taxonomy") -> Taxonomy:
     """Parse the taxonomy text; a line that fits no form raises OntologyError naming ``source:line``."""
     entries: list[TaxonomyEntry] = []
     stopwords: dict[str, tuple[str, ...]] = {}
+    synonym_sets: list[tuple[str, tuple[str, ...]]] = []
     block: list[tuple[int, str]] = []
 
     def flush() -> None:
@@ -113,14 +116,17 @@ def parse_taxonomy(text: str, source: str = "taxonomy") -> Taxonomy:
                 continue
             m = _LANG.match(line)
             if not m:
+                loose = _LOOSE_PROP.match(line)
+                if loose:  # "name:en 5.9" (a property with a colon missing, seen in OFF files): kept under its name
+                    props[loose.group(1)] = loose.group(2).strip()
+                    continue
                 raise OntologyError(f"expected 'lang: name, synonym, …', got {line[:60]!r}", f"{source}:{lineno}")
-            lang = m.group(1)
-            if lang in names:
-                raise OntologyError(f"language {lang!r} appears twice in one entry", f"{source}:{lineno}")
-            names[lang] = _split_names(m.group(2))
+            lang = m.group(1)  # a language repeated in one entry (it happens in OFF files) adds its names
+            names[lang] = (*names.get(lang, ()), *_split_names(m.group(2)))
         first_line = block[0][0]
-        if not names:
-            raise OntologyError("an entry has no names", f"{source}:{first_line}")
+        if not names:  # a block of properties only (an orphan description in OFF files): nothing to name
+            block.clear()
+            return
         if "en" in names and names["en"]:
             entry_id = "en:" + slug(names["en"][0])
         else:
@@ -136,6 +142,12 @@ def parse_taxonomy(text: str, source: str = "taxonomy") -> Taxonomy:
             continue
         if line.startswith("#"):
             continue
+        if line.startswith("synonyms:"):  # a synonym set of words (OFF: "synonyms:en: hydrolysed, hydrolyzed")
+            m = _LANG.match(line[len("synonyms:") :])
+            if not m:
+                raise OntologyError(f"expected 'synonyms:lang: word, …', got {line[:60]!r}", f"{source}:{lineno}")
+            synonym_sets.append((m.group(1), _split_names(m.group(2))))
+            continue
         if line.startswith("stopwords:"):
             m = _LANG.match(line[len("stopwords:") :])
             if not m:
@@ -144,7 +156,7 @@ def parse_taxonomy(text: str, source: str = "taxonomy") -> Taxonomy:
             continue
         block.append((lineno, line))
     flush()
-    return Taxonomy(tuple(entries), stopwords)
+    return Taxonomy(tuple(entries), stopwords, tuple(synonym_sets))
 
 
 def off_ingredient_id(code: str) -> str:

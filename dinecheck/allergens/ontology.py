@@ -44,6 +44,33 @@ ALLERGEN_CODES: tuple[str, ...] = (
 )  # fmt: skip
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "es", "it")
+MODIFIER_CATEGORY = "modifier"
+# categories of imported ingredients whose allergens are POSSIBLE because their composition is not known
+UNKNOWN_COMPOSITION_CATEGORIES = frozenset({"off_taxonomy", "off_ingredient"})
+# negation words: never stripped as a modifier ("peanut free", "sans gluten", "ohne Milch", "sin", "senza")
+NEGATIONS = frozenset({"free", "sans", "ohne", "sin", "senza", "without", "no", "non", "not", "zero", "kein", "keine",
+                       "frei", "nicht", "pas", "aucun", "sem", "zonder", "nessun", "ni"})  # fmt: skip
+# words that change what a food is or add to it (a fried onion may be floured, a covered nut chocolate-coated, a
+# sulphured apricot carries SULPHITES, a purée may hold milk, a colour word may name another product: "white sauce"):
+# a modifier containing one is dropped, whatever its source
+NOT_MODIFIER_WORDS = frozenset(
+    {"fried", "frit", "frite", "frits", "frites", "frito", "frita", "fritos", "fritas", "fritto", "fritta", "fritti",
+     "fritte", "frittiert", "mashed", "pureed", "puree", "purée", "püree", "puré", "purea", "paste", "pâte", "pasta",
+     "flakes", "flaked", "flocons", "copos", "fiocchi", "flocken", "caramelized", "caramelised", "caramélisé",
+     "caramelizado", "caramellato", "karamellisiert", "marinated", "mariné", "marinée", "pickled", "brined",
+     "flavoured", "flavored", "aromatisé", "aromatizado", "aromatizzato", "covered", "coated", "enrobé", "enrobés",
+     "oiled", "geölt", "seasoned", "assaisonné", "spiced", "breaded", "pané", "battered", "glazed", "glacé",
+     "stuffed", "filled", "fourré", "farci", "geschwefelt", "sulphured", "sulfured", "soufré", "sulfité",
+     "prepared", "préparé", "preparado", "preparato", "zubereitet", "processed", "mixed", "blended", "baked",
+     "infused", "vegetarian", "vegan", "imitation", "style", "flavour", "flavor", "substitute", "analogue",
+     "barbeque", "bbq", "cuisiné", "white", "black", "red", "green", "yellow", "brown", "dark", "light", "golden",
+     "blanc", "blanche", "noir", "noire", "rouge", "vert", "verte", "jaune", "brun", "brune", "weiß", "schwarz",
+     "rot", "grün", "gelb", "braun", "blanco", "negro", "rojo", "verde", "amarillo", "bianco", "nero", "rosso",
+     "giallo", "cheese", "milk", "egg", "butter", "cream"}
+)  # fmt: skip
+
+
+_NOT_MODIFIER_KEYS = frozenset(lookup_key(w) for w in NOT_MODIFIER_WORDS)
 
 
 class RiskLevel(str, Enum):  # noqa: UP042 - StrEnum would change str() of the members
@@ -133,9 +160,20 @@ class Ontology:
                 raise OntologyError(f"duplicate canonical ingredient {ing.id!r}")
             self.ingredients[ing.id] = ing
         self.synonyms: dict[str, list[Synonym]] = {}
+        # processing/quality/origin words (ingredients of category "modifier"): never ingredients themselves, only
+        # stripped around an unknown name (:mod:`modifiers`); key → the modifier kind (its canonical id)
+        self.modifiers: dict[str, str] = {}
+        self.modifier_names: list[Synonym] = []  # every modifier synonym as given (the store keeps them all)
+        modifier_ids = {i.id for i in self.ingredients.values() if i.category == MODIFIER_CATEGORY}
         for syn in synonyms:
-            self.synonyms.setdefault(syn.key, []).append(syn)
+            if syn.canonical_id in modifier_ids:
+                self.modifiers.setdefault(syn.key, syn.canonical_id)
+                self.modifier_names.append(syn)
+            else:
+                self.synonyms.setdefault(syn.key, []).append(syn)
         for ing in self.ingredients.values():  # the canonical id is a name of itself, unless a listed name claims it
+            if ing.id in modifier_ids:
+                continue
             key = lookup_key(ing.id.replace("_", " "))
             if key not in self.synonyms:
                 self.synonyms.setdefault(key, []).append(Synonym(ing.id.replace("_", " "), key, ing.id, None, None, "CANONICAL"))
@@ -143,6 +181,28 @@ class Ontology:
         self.version = version
         self._validate()
         self._expanded: dict[str, tuple[AllergenPath, ...]] = {}
+        # the pipeline's memo tables for this ontology (``normalize.Memo``, created on first use); the phrase index
+        self.memo: Any = None
+        self.phrase_index: Any = None
+        self._drop_unsafe_modifiers()
+
+    def _drop_unsafe_modifiers(self) -> None:
+        """A modifier may never hide an allergen or a negation: drop any whose key, or one of its words, names an
+        allergen-bearing ingredient exactly, any that is a bare negation word, and any with a digit."""
+        unsafe = []
+        for key in self.modifiers:
+            words = key.split(" ")
+            if ((len(words) == 1 and key in NEGATIONS) or any(ch.isdigit() for ch in key)
+                    or any(fold_word in _NOT_MODIFIER_KEYS for fold_word in words)):  # fmt: skip
+                unsafe.append(key)
+                continue
+            for part in (key, *words):  # names from curated data (an OFF name of unknown composition names nothing)
+                if any(self.allergen_paths(s.canonical_id) for s in self.synonyms.get(part, ())
+                       if self.ingredients[s.canonical_id].category not in UNKNOWN_COMPOSITION_CATEGORIES):
+                    unsafe.append(key)
+                    break
+        for key in unsafe:
+            del self.modifiers[key]
 
     def _validate(self) -> None:
         for ing in self.ingredients.values():
@@ -195,6 +255,7 @@ class Ontology:
             "allergens": len(self.allergens),
             "ingredients": len(self.ingredients),
             "synonyms": sum(len(v) for v in self.synonyms.values()),
+            "modifiers": len(self.modifiers),
             "risk_phrases": len(self.risk_phrases),
         }
 

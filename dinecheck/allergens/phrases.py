@@ -41,6 +41,7 @@ new line, a closing bracket it is inside of) or the next chosen phrase — that 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -86,6 +87,20 @@ _STATEMENTS = (
     "voir couvercle", "voir le couvercle", "see lid", "see cap", "emballé en", "emballé par", "emballé pour",
     "conditionné en", "conditionné par", "packed by", "packed for", "distributed by", "distribué par", "imported by",
     "importé par", "verpackt in", "abgepackt in",
+    # general label furniture (storage, use, nutrition, packaging) in the five languages
+    "storage:", "storage instructions", "store in a cool dry place", "store in a dry place", "cooking:",
+    "cooking guidelines", "cooking directions", "directions:", "directions for use", "instructions:",
+    "heating instructions", "microwave instructions", "oven instructions", "how to prepare", "to prepare:",
+    "serve immediately", "serving size", "servings per container", "nutrition:", "nutritional values",
+    "nutrition declaration", "average values", "energy:", "per 100 g", "per 100g", "per 100 ml", "per 100ml",
+    "per serving", "see front of pack", "see back of pack", "see side of pack", "see base of pack", "see top of pack",
+    "for best before", "recycle", "widely recycled", "not yet recycled", "produce of", "product of",
+    "conservation :", "conditions de conservation", "à conserver au frais", "mode d'emploi", "conseil d'utilisation",
+    "déclaration nutritionnelle", "valeurs nutritionnelles moyennes", "pour 100 g", "pour 100g", "pour 100 ml",
+    "pour 100ml", "énergie", "aufbewahrung", "zubereitungsempfehlung", "nährwertangaben pro", "pro 100 g",
+    "pro 100g", "pro 100 ml", "brennwert", "modo de empleo", "modo de conservación", "información nutricional por",
+    "por 100 g", "por 100g", "valor energético", "modalità di conservazione", "modalità d'uso", "per 100 g di",
+    "valori nutrizionali medi", "voedingswaarde", "bewaren",
 )  # fmt: skip
 # suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
 _SUITABILITY = frozenset(
@@ -288,18 +303,15 @@ class _Index:
         self.automaton.make_automaton()
 
 
-_INDEX_CACHE: dict[int, tuple[tuple[RiskPhrase, ...], _Index]] = {}
-
-
 def _index(ontology: Ontology) -> _Index:
-    cached = _INDEX_CACHE.get(id(ontology.risk_phrases))
-    if cached is not None and cached[0] is ontology.risk_phrases:
-        return cached[1]
-    idx = _Index(ontology.risk_phrases)
-    if len(_INDEX_CACHE) > 8:
-        _INDEX_CACHE.clear()
-    _INDEX_CACHE[id(ontology.risk_phrases)] = (ontology.risk_phrases, idx)
-    return idx
+    """The phrase automaton of an ontology, kept on the ontology object (built once per ontology)."""
+    idx = getattr(ontology, "phrase_index", None)
+    if idx is not None and idx[0] is ontology.risk_phrases:
+        return idx[1]
+    built = _Index(ontology.risk_phrases)
+    with contextlib.suppress(AttributeError):  # an ontology-like object that cannot hold it: build every time
+        ontology.phrase_index = (ontology.risk_phrases, built)
+    return built
 
 
 def _bounded(t: str, start: int, end: int) -> bool:

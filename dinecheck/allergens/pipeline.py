@@ -7,19 +7,23 @@ Stages: :mod:`phrases` (risk phrases on raw text) → :mod:`tokenize` → :mod:`
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from dinecheck.allergens.declared import Declaration, declared_findings
-from dinecheck.allergens.detect import Finding, dedupe, detect
+from dinecheck.allergens.detect import Finding, dedupe, detect, names_profile
 from dinecheck.allergens.normalize import is_known, keeps_allergens, memo_for, normalize
-from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology
+from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
+from dinecheck.allergens.pasted import Reading, readings
 from dinecheck.allergens.phrases import PhraseHit, find_phrases
+from dinecheck.allergens.suggest import suggestions
 from dinecheck.allergens.tokenize import tokenize
 from dinecheck.allergens.verdict import decide
 from dinecheck.errors import OntologyError
 
 PROFILE_ALL: tuple[str, ...] = ALLERGEN_CODES
+MAX_SUGGESTED_TOKENS = 5
+SEGMENT_TRUSTED_WORDS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,18 +54,43 @@ class LabelResult:
         }
 
 
+# common names people type for a profile (case-insensitive; spaces, hyphens and a final S do not matter)
+PROFILE_ALIASES: dict[str, tuple[str, ...]] = {
+    "DAIRY": ("MILK",), "LACTOSE": ("MILK",), "MILKS": ("MILK",), "PEANUTS": ("PEANUT",), "GROUNDNUT": ("PEANUT",),
+    "GROUNDNUTS": ("PEANUT",), "NUTS": ("TREE_NUTS", "PEANUT"), "NUT": ("TREE_NUTS", "PEANUT"),
+    "TREENUTS": ("TREE_NUTS",), "TREE_NUT": ("TREE_NUTS",), "TREENUT": ("TREE_NUTS",), "EGGS": ("EGG",),
+    "SOYA": ("SOY",), "SOYBEAN": ("SOY",), "SOYBEANS": ("SOY",),
+    "CRUSTACEANS": ("SHELLFISH",), "CRUSTACEAN": ("SHELLFISH",), "MOLLUSC": ("MOLLUSCS",), "MOLLUSK": ("MOLLUSCS",),
+    "MOLLUSKS": ("MOLLUSCS",), "SESAME_SEEDS": ("SESAME",), "SESAME_SEED": ("SESAME",), "SULFITES": ("SULPHITES",),
+    "SULFITE": ("SULPHITES",), "SULPHITE": ("SULPHITES",), "SULPHUR_DIOXIDE": ("SULPHITES",),
+    "SULFUR_DIOXIDE": ("SULPHITES",), "LUPINE": ("LUPIN",), "LUPINS": ("LUPIN",), "CEREALS": ("GLUTEN", "WHEAT"),
+    "FISHES": ("FISH",),
+}  # fmt: skip
+
+
 def parse_profile(spec: str) -> tuple[str, ...]:
-    """``"PEANUT,MILK"`` or ``"ALL"`` → allergen codes (deduplicated, in the canonical order)."""
-    parts = [p.strip().upper() for p in spec.split(",") if p.strip()]
+    """``"PEANUT,MILK"``, ``"ALL"`` or common names (``"dairy, nuts"``) → allergen codes (deduplicated, in the
+    canonical order). Unknown names are an error listing the codes and aliases."""
+    parts = [p.strip().upper().replace(" ", "_").replace("-", "_") for p in spec.split(",") if p.strip()]
     if not parts:
         raise OntologyError("the allergen profile is empty; give codes like PEANUT,MILK or ALL", "--allergens")
-    if parts == ["ALL"]:
+    if "ALL" in parts:
+        if parts != ["ALL"]:
+            raise OntologyError("ALL cannot be combined with other codes", "--allergens")
         return PROFILE_ALL
-    unknown = [p for p in parts if p not in ALLERGEN_CODES]
+    codes: set[str] = set()
+    unknown = []
+    for p in parts:
+        if p in ALLERGEN_CODES:
+            codes.add(p)
+        elif p in PROFILE_ALIASES:
+            codes.update(PROFILE_ALIASES[p])
+        else:
+            unknown.append(p)
     if unknown:
-        raise OntologyError(f"unknown allergen code(s) {', '.join(unknown)}; known: {', '.join(ALLERGEN_CODES)}, ALL",
-                            "--allergens")  # fmt: skip
-    return tuple(c for c in ALLERGEN_CODES if c in parts)
+        raise OntologyError(f"unknown allergen code(s) {', '.join(unknown)}; known: {', '.join(ALLERGEN_CODES)}, ALL; "
+                            f"aliases: {', '.join(sorted(PROFILE_ALIASES))}", "--allergens")  # fmt: skip
+    return tuple(c for c in ALLERGEN_CODES if c in codes)
 
 
 def check_label(
@@ -77,6 +106,54 @@ def check_label(
     unknown = [c for c in codes if c not in ontology.allergens and c not in ALLERGEN_CODES]
     if unknown:
         raise OntologyError(f"unknown allergen code(s) {', '.join(map(str, unknown))}", "profile")
+    primary, alternative = readings(text, lambda key: is_known(key, ontology))
+    main = _analyse(primary, codes, ontology)
+    findings = main.findings
+    hits = main.hits
+    doubts = list(main.doubts)
+    if alternative is not None:  # what only the other reading names is held at POSSIBLE (never SAFE, never AVOID)
+        other = _analyse(alternative, codes, ontology)
+        extra = [_held(f, alternative.why) for f in other.findings]
+        findings = dedupe([*findings, *extra])
+    if declared:
+        findings = dedupe([*findings, *declared_findings(declared, frozenset(codes))])
+    unmatched = main.unmatched
+    looked_up, matched = main.looked_up, main.matched
+    for token_text, token_key in main.unknown_keys[:MAX_SUGGESTED_TOKENS]:  # never changes the verdict
+        close = suggestions(token_key, ontology)
+        if close:
+            doubts.append(f"did you mean {' or '.join(repr(c) for c in close)} for {token_text!r}? (a suggestion "
+                          "only: the unknown word keeps the label VERIFY)")  # fmt: skip
+    # a statement naming only allergens outside the profile does not call for review (issue 8, item 4)
+    relevant = tuple(h for h in hits if names_profile(h, codes))
+    decision = decide(findings, unmatched, relevant, looked_up, matched, tuple(doubts))
+    return LabelResult(
+        verdict=decision.verdict,
+        findings=findings,
+        unmatched=unmatched,
+        risk_phrases=hits,
+        confidence=decision.confidence,
+        match_rate=decision.match_rate,
+        tokens_processed=looked_up,
+        tokens_matched=matched,
+        review_reasons=decision.reasons,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Analysis:
+    findings: tuple[Finding, ...]
+    hits: tuple[PhraseHit, ...]
+    unmatched: tuple[str, ...]
+    looked_up: int
+    matched: int
+    doubts: tuple[str, ...]
+    unknown_keys: tuple[tuple[str, str], ...] = ()  # (text, key) of the unmatched tokens
+
+
+def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _Analysis:
+    """Phrases → tokens → resolutions → findings for one reading, spans mapped back to the raw text."""
+    text = reading.text
     scan = find_phrases(text, ontology)
     tokens = tokenize(
         text,
@@ -87,11 +164,11 @@ def check_label(
     )
     resolutions = normalize(tokens, ontology)
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped)
-    if declared:
-        findings = dedupe([*findings, *declared_findings(declared, frozenset(codes))])
     looked_up = matched = 0  # tokens looked up (every one but notes), and those that resolved
-    unknown_texts: dict[str, None] = {}  # unmatched token texts, first occurrence first
+    unknown_texts: dict[str, str] = {}  # unmatched token texts (first occurrence first) → their keys
     doubts: list[str] = []
+    outside_claims = 0  # looked-up tokens that are not objects of an absence claim
+    capped = scan.capped
     for r in resolutions:
         rule = r.rule
         if rule == "note":
@@ -100,20 +177,33 @@ def check_label(
         if r.synonyms:
             matched += 1
         else:
-            unknown_texts[r.token.text] = None
-        if rule == "segmented" and r.key:
+            unknown_texts.setdefault(r.token.text, r.token.key)
+        span = r.token.span
+        if not capped or not any(a <= span[0] and span[1] <= b for a, b in capped):
+            outside_claims += 1
+        if rule == "segmented" and r.key and r.token.key.count(" ") < SEGMENT_TRUSTED_WORDS - 1:
+            # a two-word compound of two known words may name something neither word does ("bean curd" is soy):
+            # a doubt. From three words on, a token that reads exactly as known names is a list missing its commas;
+            # the names' allergens are still held at POSSIBLE (detect)
             doubts.append(f"{r.token.text!r} was read as {len(r.key.split(' | '))} ingredients ({r.key}): a separator "
                           "seems missing")  # fmt: skip
-    unmatched = tuple(unknown_texts)
-    decision = decide(findings, unmatched, scan.hits, looked_up, matched, tuple(doubts))
-    return LabelResult(
-        verdict=decision.verdict,
-        findings=findings,
-        unmatched=unmatched,
-        risk_phrases=scan.hits,
-        confidence=decision.confidence,
-        match_rate=decision.match_rate,
-        tokens_processed=looked_up,
-        tokens_matched=matched,
-        review_reasons=decision.reasons,
-    )
+    if scan.claims and looked_up and not outside_claims:
+        doubts.append("the label only says what it does not contain (" + "; ".join(repr(c) for c in scan.claims)
+                      + "): no ingredient list establishes what it is made of")  # fmt: skip
+    if reading.index is not None:
+        findings = tuple(replace(f, span=reading.raw_span(f.span)) for f in findings)
+        hits = tuple(replace(h, span=reading.raw_span(h.span)) for h in scan.hits)  # type: ignore[arg-type]
+    else:
+        hits = scan.hits
+    return _Analysis(findings, hits, tuple(unknown_texts), looked_up, matched, tuple(doubts),
+                     tuple(unknown_texts.items()))  # fmt: skip
+
+
+def _held(f: Finding, why: tuple[str, ...]) -> Finding:
+    """A finding of the alternative reading, held at POSSIBLE (a lower level stays)."""
+    if f.level.rank <= RiskLevel.POSSIBLE.rank:
+        return f
+    because = ", ".join(why) or "an ambiguous text"
+    return replace(f, level=RiskLevel.POSSIBLE,
+                   explanation=f"{f.explanation} — held at POSSIBLE: only another reading of the text ({because}) "
+                               "names it")  # fmt: skip

@@ -138,16 +138,22 @@ _TRAILING_NOTE = regex.compile(
 )
 
 
+def is_purpose_note(key: str) -> bool:
+    """A purpose clause made only of purpose words ("to protect color", "as a preservative") — never an ingredient."""
+    first = key.split(" ", 1)[0]
+    if first not in _PURPOSE_FIRST_WORDS:
+        return False
+    for lead in _PURPOSE_FIRST:
+        if key.startswith(lead):
+            words = key[len(lead) :].split()
+            return bool(words) and all(w.strip(".:") in _PURPOSE_WORDS for w in words)
+    return False
+
+
 def _is_purpose_note(key: str) -> bool:
     if key.split(" ", 1)[0] in _PART_WORDS and all(w in _PART_WORDS for w in key.split(" ")):
         return True  # "(Leaf)", "(Whole Plant)", "Powder": which part of a plant, never an ingredient of its own
-    if key.split(" ", 1)[0] not in _PURPOSE_FIRST_WORDS:
-        return False
-    for first in _PURPOSE_FIRST:
-        if key.startswith(first):
-            words = key[len(first) :].split()
-            return bool(words) and all(w.strip(".:") in _PURPOSE_WORDS for w in words)
-    return False
+    return is_purpose_note(key)
 
 
 _NOTE_FIRST = frozenset(

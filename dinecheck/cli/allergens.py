@@ -23,6 +23,7 @@ import typer
 from dinecheck.allergens.audit import AuditRow, CheckedLabel, check_and_audit, parse_since
 from dinecheck.allergens.declared import Declaration, declaration_from
 from dinecheck.allergens.off_import import ATTRIBUTION, import_taxonomy, read_taxonomy_file
+from dinecheck.allergens.off_vocabulary import KINDS, detect_kind, import_vocabulary
 from dinecheck.allergens.ontology import Ontology
 from dinecheck.allergens.pipeline import parse_profile
 from dinecheck.allergens.store import OntologyStore, open_store
@@ -124,6 +125,10 @@ def _human(checked: CheckedLabel, label_id: str | None) -> str:
         path = " → ".join(f.path) if f.path else f.code
         where = f"[{f.span[0]}:{f.span[1]}]" if f.span is not None else "[declared]"
         out.append(f"  {f.code:<10} {f.level.value:<8} {f.source:<10} {f.token!r} {where}  {path}")
+        if len(f.all_sources()) > 1:
+            out.append(f"  {'':<10} sources: " + ", ".join(
+                f"{t!r} {lv.value}" + (f" [{sp[0]}:{sp[1]}]" if sp is not None else " [declared]")
+                for t, sp, lv, _src in f.all_sources()))  # fmt: skip
     for p in r.risk_phrases:
         named = f" naming {', '.join(p.allergens)}" if p.allergens else " (applies to the whole profile)"
         out.append(f"  phrase: {p.phrase!r} [{p.span[0]}:{p.span[1]}] {p.type} {p.level.value}{named}")
@@ -151,21 +156,30 @@ def _check_one(lab: LabelInput, profile: tuple[str, ...], ontology: Ontology) ->
         raise type(err)(f"{err.location + ': ' if err.location else ''}{err.reason}", lab.where) from None
 
 
-def _run_checks(store: OntologyStore, labels: list[LabelInput], profile: tuple[str, ...], as_json: bool) -> None:
-    """Check in chunks: results of a chunk are audited (one transaction) before they are printed."""
+def _run_checks(
+    store: OntologyStore, labels: list[LabelInput], profile: tuple[str, ...], as_json: bool, audit: bool = True
+) -> None:
+    """Check in chunks: results of a chunk are audited (one transaction) before they are printed (``audit=False``:
+    nothing is written)."""
     for start in range(0, len(labels), AUDIT_BATCH):
         chunk = labels[start : start + AUDIT_BATCH]
         ontology = store.ontology()
         done = [_check_one(lab, profile, ontology) for lab in chunk]
-        store.write_audit([c.audit for c in done])
+        if audit:
+            store.write_audit([c.audit for c in done])
         for lab, c in zip(chunk, done, strict=True):
             _emit(c, lab.id, as_json)
 
 
 @app.command()
 def check(
-    text: str | None = typer.Argument(None, help="The ingredient label text (omit when using --input)."),
-    allergens: str = typer.Option(..., "--allergens", "-a", help="Profile: allergen codes like PEANUT,MILK, or ALL."),
+    text: str | None = typer.Argument(
+        None, help="The ingredient label text; '-' reads plain label text from standard input (omit with --input)."
+    ),
+    allergens: str = typer.Option(
+        ..., "--allergens", "-a", help="Profile: allergen codes like PEANUT,MILK, or ALL; common names work too "
+        "(DAIRY, PEANUTS, NUTS = TREE_NUTS+PEANUT, EGGS, SOYA, …), in any case."
+    ),
     input_file: str | None = typer.Option(
         None, "--input", "-i", help="JSON Lines file of {\"id\", \"ingredients_text\"}; '-' reads standard input."
     ),
@@ -173,14 +187,18 @@ def check(
     text_only: bool = typer.Option(
         False, "--text-only", help="Ignore the \"allergens\"/\"traces\" declared on --input lines; judge the text alone."
     ),
+    no_audit: bool = typer.Option(False, "--no-audit", help="Do not write this run's checks to the audit log."),
     db: str | None = DbOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Check labels against an allergen profile: SAFE, AVOID or VERIFY, with the evidence and the reasons.
 
-    Exit 0 when the check ran (whatever the verdicts), 2 on bad input. Every label checked is written to the audit log.
+    Exit 0 when the check ran (whatever the verdicts), 2 on bad input. Every label checked is written to the audit log
+    unless --no-audit.
     """
     profile = parse_profile(allergens)
+    if text == "-":
+        text = _read_stdin_text()
     if (text is None) == (input_file is None):
         raise DataError("give either the label TEXT or --input FILE (not both)", "allergens check")
     if input_file is not None and label_id is not None:
@@ -191,7 +209,18 @@ def check(
     if text_only:
         labels = [replace(lab, declared=None) for lab in labels]
     with open_store(db) as store:
-        _run_checks(store, labels, profile, as_json)
+        _run_checks(store, labels, profile, as_json, audit=not no_audit)
+
+
+def _read_stdin_text() -> str:
+    """The whole of standard input as one plain-text label (``check -``)."""
+    try:
+        data = sys.stdin.read(MAX_LABEL_CHARS + 1)
+    except UnicodeDecodeError as exc:
+        raise DataError(f"not UTF-8 text ({exc.reason})", "<stdin>") from None
+    if len(data) > MAX_LABEL_CHARS:
+        raise DataError(f"the label is over {MAX_LABEL_CHARS} characters; the limit is {MAX_LABEL_CHARS}", "<stdin>")
+    return data
 
 
 @synonym_app.command("add")
@@ -261,7 +290,8 @@ def audit(
     db: str | None = DbOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """List the audit log of label checks, or the unmatched-token report (how to find missing synonyms)."""
+    """List the audit log of label checks (newest first), or the unmatched-token report (how to find missing
+    synonyms)."""
     when = parse_since(since) if since is not None else None
     with open_store(db) as store:
         if unmatched:
@@ -272,7 +302,7 @@ def audit(
                 else:
                     typer.echo(f"{u.count:>6}  {u.token}")
             return
-        rows = store.audit(since=when, limit=limit)
+        rows = store.audit(since=when, limit=limit, newest_first=True)
     for row in rows:
         if as_json:
             echo_json(row.to_json())
@@ -290,13 +320,35 @@ def _audit_line(row: AuditRow) -> str:
 
 @app.command("import-off")
 def import_off(
-    file: Path = typer.Argument(..., help="The Open Food Facts allergens taxonomy (allergens.txt)."),
+    file: Path = typer.Argument(..., help="An Open Food Facts taxonomy file: allergens.txt, ingredients.txt or "
+                                "ingredients_processing.txt."),  # fmt: skip
+    kind: str | None = typer.Option(None, "--kind", help="allergens, ingredients or processing [default: "
+                                       "detected from the content]"),  # fmt: skip
     db: str | None = DbOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Import allergen names in ~36 languages from the Open Food Facts taxonomy (existing names are never replaced)."""
+    """Import an Open Food Facts taxonomy (allergen names, the ingredients vocabulary, or processing words) into the
+    store; existing names are never replaced and a second import adds nothing."""
+    if kind is not None and kind not in KINDS:
+        raise DataError(f"unknown kind {kind!r}; use one of {', '.join(KINDS)}", "--kind")
     taxonomy = read_taxonomy_file(file)
+    kind = kind or detect_kind(taxonomy)
+    if kind is None:
+        raise DataError("cannot tell which Open Food Facts taxonomy this is; give --kind", str(file))
     with open_store(db) as store:
+        if kind != "allergens":
+            vocab = import_vocabulary(store, taxonomy, kind)
+            if as_json:
+                echo_json(vocab.to_json())
+                return
+            typer.echo(f"{kind}: added {vocab.added} names, skipped {vocab.skipped} (already known or repeated); "
+                       f"{vocab.ingredients_added} new ingredients; ontology version {vocab.ontology_version}")  # fmt: skip
+            if kind == "ingredients":
+                typer.echo(f"  entries: {vocab.free} allergen-free, {vocab.with_allergens} with allergens, "
+                           f"{vocab.unknown} of unknown composition (every allergen POSSIBLE), {vocab.linked} lent "
+                           "their names to known ingredients")  # fmt: skip
+            typer.echo(f"Source: {vocab.attribution}")
+            return
         report = import_taxonomy(store, taxonomy)
     if as_json:
         echo_json(report.to_json())

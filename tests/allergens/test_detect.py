@@ -70,7 +70,20 @@ def test_dedup_keeps_highest_risk(onto) -> None:
     a = Finding("MILK", RiskLevel.TRACE, "phrase", "x", (0, 1), (), "")
     b = Finding("MILK", RiskLevel.DERIVED, "ingredient", "y", (5, 6), (), "")
     c = Finding("MILK", RiskLevel.DERIVED, "ingredient", "z", (2, 3), (), "")
-    assert dedupe([a, b, c]) == (c,)
+    [best] = dedupe([a, b, c])
+    assert (best.token, best.level, best.span) == ("z", RiskLevel.DERIVED, (2, 3))
+    # every piece of evidence is kept, in text order (issue 8: every source is shown)
+    assert [(t, sp, lv) for t, sp, lv, _s in best.sources] == [
+        ("x", (0, 1), RiskLevel.TRACE), ("z", (2, 3), RiskLevel.DERIVED), ("y", (5, 6), RiskLevel.DERIVED)]
+
+
+def test_every_source_of_an_allergen_is_listed(onto) -> None:
+    [f] = run("milk, sugar, whey protein concentrate", ["MILK"], onto)
+    assert [t for t, _sp, _lv, _src in f.sources] == ["milk", "whey protein concentrate"]
+    assert f.to_json()["sources"][1] == {"token": "whey protein concentrate", "span": [13, 37], "level": "DERIVED",
+                                         "source": "ingredient"}
+    [single] = run("milk, sugar", ["MILK"], onto)
+    assert "sources" not in single.to_json()  # one piece of evidence: the contract's fields only
 
 
 def test_contains_milk_makes_milk_definite_without_any_milk_token(onto) -> None:

@@ -4,10 +4,8 @@
   SHELLFISH/MOLLUSCS accept each other) — 100%, except the TAG_CONFLICTS below, where the source's tag names an
   allergen that the label text does not mention at all (the test prints any of them that becomes detected).
 * Zero SAFE verdicts for any single-allergen profile a label lists (same exceptions).
-* Token match rate ≥ 95% on the English labels; French: floors on all labels and on the readable ones (two are OCR
-  garbage), printed with the measured values.
-* The share of labels listing no allergen and no trace that come out SAFE for the full profile is printed and held
-  to a floor, so a regression fails.
+* Measured figures (SAFE share of clean labels, token match rate) are not pinned here: ``bench/allergens_eval.py``
+  prints them per fixed half of dev.jsonl (``docs/allergens_measurement.md``).
 """
 
 from __future__ import annotations
@@ -44,19 +42,6 @@ TAG_CONFLICTS: dict[tuple[str, str], str] = {
     ("offcsv-065", "SOY"): "konjac without any traces statement",
     ("offcsv-082", "MOLLUSCS"): "vegetable soup without any traces statement",
 }
-# Measured 14/33 = 0.424 for ALL (aim 0.60): English "spices"/"flavourings" are CELERY/MUSTARD POSSIBLE because US
-# law need not name celery or mustard in them (offapi-159 is such a label); 26/33 = 0.788 for every other allergen.
-SAFE_SHARE_FLOOR = 0.40
-SAFE_SHARE_FLOOR_WITHOUT_CELERY_MUSTARD = 0.75
-MATCH_RATE_FLOOR = {"en": 0.95, "fr": 0.80}
-# French labels whose text is mostly OCR garbage or other languages: the French floor on the readable rest is 0.95
-UNREADABLE = {
-    "offcsv-062": "multilingual OCR with Cyrillic and Portuguese fragments",
-    "offcsv-051": "OCR-garbled German/French text with an address",
-}
-READABLE_FR_FLOOR = 0.95  # measured 457/481 = 0.950
-
-
 @pytest.fixture(scope="module")
 def dev(shared_data):
     path = shared_file(shared_data, "allergen_labels/dev.jsonl")
@@ -100,39 +85,6 @@ def test_no_safe_verdict_for_a_listed_allergen(dev, onto) -> None:
                 false_safe.append((label["id"], code))
     print(f"\ndev.jsonl false SAFE (single-allergen profiles): {len(false_safe)}")
     assert false_safe == []
-
-
-@pytest.mark.parametrize("lang", ["en", "fr"])
-def test_token_match_rate(lang: str, dev, onto) -> None:
-    processed = matched = readable_processed = readable_matched = 0
-    for label in dev:
-        if label["lang"] == lang:
-            r = check_label(label["ingredients_text"], PROFILE_ALL, onto)
-            processed += r.tokens_processed
-            matched += r.tokens_matched
-            if label["id"] not in UNREADABLE:
-                readable_processed += r.tokens_processed
-                readable_matched += r.tokens_matched
-    rate = matched / processed
-    readable = readable_matched / readable_processed
-    print(f"\ndev.jsonl token match rate ({lang}): {matched}/{processed} = {rate:.3f}; "
-          f"without the unreadable labels: {readable_matched}/{readable_processed} = {readable:.3f}")  # fmt: skip
-    assert rate >= MATCH_RATE_FLOOR[lang]
-    if lang == "fr":
-        assert readable >= READABLE_FR_FLOOR
-
-
-def test_share_of_clean_labels_that_are_safe(dev, onto) -> None:
-    clean = [x for x in dev if not x["allergens"] and not (x["traces_known"] and x["traces"])]
-    safe = [x["id"] for x in clean if check_label(x["ingredients_text"], PROFILE_ALL, onto).verdict == "SAFE"]
-    share = len(safe) / len(clean)
-    print(f"\ndev.jsonl labels with no listed allergen/trace that are SAFE for ALL: {len(safe)}/{len(clean)} = {share:.3f}")
-    rest = [c for c in PROFILE_ALL if c not in ("CELERY", "MUSTARD")]
-    safe_rest = [x["id"] for x in clean if check_label(x["ingredients_text"], rest, onto).verdict == "SAFE"]
-    share_rest = len(safe_rest) / len(clean)
-    print(f"dev.jsonl … SAFE for ALL but CELERY and MUSTARD: {len(safe_rest)}/{len(clean)} = {share_rest:.3f}")
-    assert share >= SAFE_SHARE_FLOOR
-    assert share_rest >= SAFE_SHARE_FLOOR_WITHOUT_CELERY_MUSTARD
 
 
 def _declaration(label: dict) -> Declaration:

@@ -73,15 +73,25 @@ def test_parser_details() -> None:
     ("text", "message"),
     [
         ("en: a\nnot a line\n", "t.txt:2: expected 'lang: name, synonym, …', got 'not a line'"),
-        ("en: a\nen: b\n", "t.txt:2: language 'en' appears twice in one entry"),
         ("stopwords: x\n", "t.txt:1: expected 'stopwords:lang: word, …', got 'stopwords: x'"),
-        ("\n\nwikidata:en: Q1\n", "t.txt:3: an entry has no names"),
     ],
 )
 def test_parser_errors_name_the_line(text: str, message: str) -> None:
     with pytest.raises(OntologyError) as err:
         parse_taxonomy(text, "t.txt")
     assert str(err.value) == message
+
+
+def test_real_off_quirks_are_read_not_refused() -> None:
+    """OFF files repeat a language inside an entry (its names add up), leave property-only blocks (skipped), write a
+    property without its second colon, and define synonym sets of words."""
+    text = ("synonyms:en: hydrolysed, hydrolyzed\n\nen: raw\nes: crudo\nes: crudo, cruda\n\n"
+            "en:description:orphan text\n\nen: pear\ncarbon_footprint_x:en 5.9\n")  # fmt: skip
+    tax = parse_taxonomy(text, "t.txt")
+    assert tax.synonym_sets == (("en", ("hydrolysed", "hydrolyzed")),)
+    raw, pear = tax.entries
+    assert raw.names == {"en": ("raw",), "es": ("crudo", "crudo", "cruda")}
+    assert pear.names == {"en": ("pear",)} and pear.properties == {"carbon_footprint_x": "en 5.9"}
 
 
 def test_slug() -> None:

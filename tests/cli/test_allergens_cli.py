@@ -151,7 +151,7 @@ def test_any_batch_text_parses_or_fails_with_a_located_data_error(lines: list[st
         (["x", "--input", "f.jsonl"], "error: allergens check: give either the label TEXT or --input FILE (not both)\n"),
         ([], "error: allergens check: give either the label TEXT or --input FILE (not both)\n"),
         (["--input", "/nonexistent/in.jsonl"], "error: /nonexistent/in.jsonl: no such file\n"),
-        (["x", "-a", "NUTS"], None),
+        (["x", "-a", "NUTZ"], None),
         (["salt, " * 20_000], "error: TEXT: the label is 120000 characters; the limit is 100000\n"),
     ],
 )  # fmt: skip
@@ -164,7 +164,7 @@ def test_usage_errors_exit_2(cli, db: str, args: list[str], err: str | None) -> 
     if err is not None:
         assert r.err == err
     else:
-        assert r.err.startswith("error: --allergens: unknown allergen code(s) NUTS; known: PEANUT, MILK,")
+        assert r.err.startswith("error: --allergens: unknown allergen code(s) NUTZ; known: PEANUT, MILK,")
 
 
 # ------------------------------------------------------------------------------------------------ synonyms
@@ -228,14 +228,14 @@ def test_audit_lists_rows_and_the_unmatched_report(cli, db: str, tmp_path: Path)
     assert cli("allergens", "check", "-i", str(f), "-a", "MILK", "--db", db).code == 0
     r = cli("allergens", "audit", "--db", db, "--json")
     rows = [json.loads(x) for x in r.out.splitlines()]
-    assert [x["product_id"] for x in rows] == ["1", "2", "3"]
-    assert rows[0]["result"]["id"] == "1" and rows[0]["profile"] == ["MILK"]
+    assert [x["product_id"] for x in rows] == ["3", "2", "1"]  # newest first
+    assert rows[2]["result"]["id"] == "1" and rows[2]["profile"] == ["MILK"]
     r = cli("allergens", "audit", "--unmatched", "--db", db, "--json")
     assert [json.loads(x) for x in r.out.splitlines()] == [{"token": "zzfoo", "count": 2}, {"token": "zzbar", "count": 1}]
     r = cli("allergens", "audit", "--unmatched", "--db", db)
     assert r.out.splitlines() == ["     2  zzfoo", "     1  zzbar"]
     human = cli("allergens", "audit", "--db", db, "--limit", "1").out.splitlines()
-    assert len(human) == 1 and "  1  " in human[0] and "[MILK]" in human[0] and "unmatched: zzfoo" in human[0]
+    assert len(human) == 1 and "  3  " in human[0] and "[MILK]" in human[0] and "'milk'" in human[0]
 
 
 def test_audit_since(cli, db: str) -> None:
@@ -328,3 +328,33 @@ def test_an_unknown_declared_code_is_bad_input(cli, tmp_path) -> None:
     assert r.code == 2
     assert r.err.startswith(f'error: {src}:2: "allergens" has unknown allergen code(s) NUTS;')
     assert r.out == ""
+
+
+@pytest.mark.parametrize(("text", "profile", "verdict"), [
+    ("sugar, pea-\nnuts", "PEANUT", "AVOID"), ("sugar, pea-\r\nnut butter", "PEANUT", "AVOID"),
+    ("sugar, <b>pea</b>nuts", "PEANUT", "AVOID"), ("sugar, pea<br>nuts", "PEANUT", "VERIFY"),
+    ("sugar, pea<!-- -->nuts", "PEANUT", "AVOID"), ("Does not contain peanuts, milk, eggs, soy", "FISH", "VERIFY"),
+    ("Free from peanuts, milk and eggs", "PEANUT", "VERIFY"), ("Ne contient pas d'arachides, lait", "FISH", "VERIFY"),
+    ("Ohne Erdnüsse, Milch", "FISH", "VERIFY"), ("sugar, nut oil", "PEANUT", "VERIFY"),
+])  # fmt: skip
+def test_the_false_safe_paths_of_issue_8(cli, db: str, text: str, profile: str, verdict: str) -> None:
+    r = cli("allergens", "check", text, "--allergens", profile, "--db", db, "--json")
+    assert r.code == 0, r
+    assert json.loads(r.out)["verdict"] == verdict
+
+
+def test_check_dash_reads_plain_text_from_stdin_and_no_audit_writes_nothing(cli, db: str, monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("sugar, pea-\nnuts\n"))
+    r = cli("allergens", "check", "-", "-a", "peanuts", "--db", db, "--json", "--no-audit")
+    assert r.code == 0, r
+    out = json.loads(r.out)
+    assert out["verdict"] == "AVOID" and out["allergens"][0]["code"] == "PEANUT"
+    assert audit_rows(db) == []
+    assert cli("allergens", "check", "milk", "-a", "DAIRY", "--db", db).code == 0
+    assert len(audit_rows(db)) == 1
+
+
+def test_an_unknown_profile_name_lists_the_codes(cli, db: str) -> None:
+    r = cli("allergens", "check", "milk", "-a", "dairyx", "--db", db)
+    assert r.code == 2 and r.err.startswith("error: --allergens: unknown allergen code(s) DAIRYX; known: PEANUT, MILK")
+    assert "aliases: " in r.err and "NUTS" in r.err

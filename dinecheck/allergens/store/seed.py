@@ -79,7 +79,7 @@ def replace_shipped_data(tx: Tx, ontology: Ontology, now: Any) -> dict[str, int]
     tx.executemany("INSERT INTO compound_ingredients (compound_id, component_id, position) VALUES (?, ?, ?)", comps)
     syns = [
         (s.text, s.key, s.canonical_id, s.lang, s.region, s.type, now)
-        for group in ontology.synonyms.values()
+        for group in (*ontology.synonyms.values(), ontology.modifier_names)
         for s in group
     ]
     tx.executemany(

@@ -1,0 +1,89 @@
+"""Processing, quality and origin words around an ingredient name: ``roasted salted cashews`` → cashews (pure).
+
+An unknown token resolves to its **head** when every other word is a known modifier (``Ontology.modifiers``: the
+shipped ``m_modifiers.jsonl`` — quality words such as organic, whole grain, fair trade, grass fed, reduced sodium;
+processing words such as roasted, dried, pitted/entsteint, from concentrate; country and region names — plus, after
+``import-off ingredients_processing.txt``, the Open Food Facts processing taxonomy). Modifiers may stand before the
+head (``organic raw cane sugar``), after it (``tomates séchées``, ``Kirschen entsteint``), or as an origin tail
+introduced by of/from/de/aus/di/del … (``sheep's milk of Spain``).
+
+Safety: a modifier never names an allergen and is never a bare negation or a number (the ontology drops such entries
+on load, :meth:`Ontology._drop_unsafe_modifiers`), so the head carries every allergen the token can carry; words
+that change meaning (fried, seasoned, pickled, breaded, colours, purée, paste …) are not modifiers at all. The
+longest head that resolves wins; the result names the head and the stripped words.
+"""
+
+from __future__ import annotations
+
+from dinecheck.allergens.ontology import Ontology
+
+# words introducing an origin tail ("of Spain", "d'Espagne", "aus Italien", "di Sicilia", "origin France")
+_CONNECTORS = frozenset({"of", "from", "de", "d'", "du", "des", "aus", "von", "di", "da", "del", "della", "dal",
+                         "dalla", "dalle", "dai", "en", "in", "origin", "origine", "origen", "herkunft", "provenance",
+                         "provenienza", "produce", "product", "grown", "made", "la", "l'", "le", "the"})  # fmt: skip
+MAX_WORDS = 12
+MAX_MODIFIER_WORDS = 5
+
+
+def _words(key: str) -> list[str]:
+    """Words of a key, with an elided article split off ("d'espagne" → "d'", "espagne")."""
+    out: list[str] = []
+    for w in key.split(" "):
+        if len(w) > 2 and w[1] == "'" and w[0] in "dl":
+            out.extend((w[:2], w[2:]))
+        else:
+            out.append(w)
+    return out
+
+
+def _join(words: list[str]) -> str:
+    return " ".join(words).replace("d' ", "d'").replace("l' ", "l'")
+
+
+def strip_modifiers(key: str, ontology: Ontology) -> tuple[str, tuple[str, ...]] | None:
+    """``(head, stripped words)`` when ``key`` is a known name with modifiers around it; None otherwise."""
+    from dinecheck.allergens.normalize import resolve_key  # normalize uses this module
+
+    mods = ontology.modifiers
+    if not mods:
+        return None
+    words = _words(key)
+    n = len(words)
+    if n < 2 or n > MAX_WORDS:
+        return None
+    # pre[i]: words[:i] is a sequence of modifiers; suf[j]: words[j:] is a sequence of modifiers and origin tails
+    pre = [False] * (n + 1)
+    pre[0] = True
+    for i in range(1, n + 1):
+        for k in range(max(0, i - MAX_MODIFIER_WORDS), i):
+            if pre[k] and _join(words[k:i]) in mods:
+                pre[i] = True
+                break
+    suf = [False] * (n + 1)
+    suf[n] = True
+    for j in range(n - 1, -1, -1):
+        for k in range(j + 1, min(n, j + MAX_MODIFIER_WORDS) + 1):
+            if suf[k] and _join(words[j:k]) in mods:
+                suf[j] = True
+                break
+        if not suf[j] and words[j] in _CONNECTORS:  # "of spain", "d'espagne", "origin france"
+            for k in range(j + 2, min(n, j + 1 + MAX_MODIFIER_WORDS) + 1):
+                if suf[k] and mods.get(_join(words[j + 1 : k])) == "modifier_origin":
+                    suf[j] = True
+                    break
+    best: tuple[int, int] | None = None
+    for size in range(n - 1, 0, -1):
+        for i in range(0, n - size + 1):
+            j = i + size
+            if pre[i] and suf[j]:
+                head = _join(words[i:j])
+                if resolve_key(head, ontology)[0]:
+                    best = (i, j)
+                    break
+        if best is not None:
+            break
+    if best is None:
+        return None
+    i, j = best
+    stripped = tuple(w for w in (*words[:i], *words[j:]) if w not in ("d'", "l'"))
+    return _join(words[i:j]), stripped

@@ -1,0 +1,170 @@
+"""Label text as people paste it: the readings of a raw text, each with a map back to raw positions (pure).
+
+A pasted label carries things that are not ingredient text: a word hyphenated across a line (``pea-\\nnuts``), markup
+(``<b>pea</b>nuts``, ``pea<br>nuts``, ``pea<!-- -->nuts``), HTML entities (``&amp;``), full-width and CJK list
+punctuation (``，`` ``、`` ``；``), a line break inside one ingredient (``Peanut\\nbutter``). Where the text is
+ambiguous, :func:`readings` gives a **primary** reading and, when needed, one **alternative** reading with the other
+choice at every ambiguous spot. The pipeline checks both and holds what only the alternative names at POSSIBLE, so
+an ambiguity can never make a label SAFE:
+
+* a hyphen at a line end between letters joins the word (primary ``peanuts``; alternative keeps the hyphen,
+  ``pea-nuts``). A soft hyphen (U+00AD) always joins;
+* an inline tag (``b i u em strong span font a sup sub small mark``) or a comment between two letters is inside a
+  word: the primary reading removes it (``<b>pea</b>nuts`` → ``peanuts``); a block tag (``br p div li td …``) between
+  letters is a separator in the primary reading and the word joined in the alternative when the joined word is a
+  known name (``pea<br>nuts``); any other markup is left to the tokenizer (a separator);
+* a line break with no list separator next to it, when the words on either side form a known name with a space
+  (``Peanut\\nbutter``), is a space in the primary reading and a separator in the alternative;
+* HTML entities are decoded (``&amp;`` → ``&``, ``&eacute;`` → ``é``); full-width/CJK punctuation becomes its ASCII
+  list equivalent (same length).
+
+Spans of findings computed on a reading are mapped back to the raw text with :meth:`Reading.raw_span`.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dinecheck.allergens.tokenize import canonical_key
+
+# full-width and CJK list punctuation → the ASCII character the tokenizer splits on (one for one: spans unchanged)
+_PUNCT = str.maketrans({"，": ",", "、": ",", "､": ",", "；": ";", "：": ":", "（": "(", "）": ")", "［": "[",
+                        "］": "]", "【": "(", "】": ")", "「": '"', "」": '"', "。": ".", "｡": ".", "！": "!",
+                        "？": "?", "\u3000": " ", "·": ",", "\u00a0": " "})  # fmt: skip
+_PUNCT_CHARS = re.compile("[" + "".join(re.escape(chr(c)) for c in _PUNCT) + "]")
+_HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-‐‑–][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
+_SOFT_HYPHEN = "\u00ad"
+_TAG = re.compile(r"<!--.{0,200}?-->|</?([a-zA-Z][a-zA-Z0-9]{0,15})(?:\s[^<>]{0,200})?/?>", re.DOTALL)
+_INLINE_TAGS = frozenset({"b", "i", "u", "em", "strong", "span", "font", "a", "sup", "sub", "small", "mark", "s",
+                          "ins", "del", "abbr", "wbr"})  # fmt: skip
+_ENTITY = re.compile(r"&(?:[a-zA-Z]{2,8}|#\d{1,6}|#x[0-9a-fA-F]{1,5});")
+_NEWLINE = re.compile(r"\r?\n")
+_LIST_EDGE = frozenset(",;:.([{)]}•|!?-–—*")
+_WORD_END = re.compile(r"[^\W_]+$")
+_WORD_START = re.compile(r"^[^\W_]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One reading of a raw label text: ``text`` and, per character, the raw index it comes from (``index``; None
+    when the text is the raw text position for position). ``why`` names what was read differently."""
+
+    text: str
+    index: tuple[int, ...] | None = None
+    why: tuple[str, ...] = ()
+
+    def raw_span(self, span: tuple[int, int] | None) -> tuple[int, int] | None:
+        if span is None or self.index is None:
+            return span
+        a, b = span
+        idx = self.index
+        if not idx:
+            return span
+        a = min(max(a, 0), len(idx) - 1)
+        last = min(max(b - 1, a), len(idx) - 1)
+        return idx[a], idx[last] + 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Edit:
+    start: int
+    end: int
+    primary: str  # replacement in the primary reading
+    alternative: str  # replacement in the alternative reading
+    why: str = ""
+
+
+def _apply(text: str, edits: list[_Edit], alternative: bool) -> tuple[str, tuple[int, ...]]:
+    out: list[str] = []
+    index: list[int] = []
+    pos = 0
+    for e in edits:
+        out.append(text[pos : e.start])
+        index.extend(range(pos, e.start))
+        rep = e.alternative if alternative else e.primary
+        out.append(rep)
+        if rep == text[e.start : e.end]:
+            index.extend(range(e.start, e.end))
+        else:
+            index.extend([e.start] * len(rep))
+        pos = e.end
+    out.append(text[pos:])
+    index.extend(range(pos, len(text)))
+    return "".join(out), tuple(index)
+
+
+def _joined_word(text: str, start: int, end: int) -> str:
+    """The word formed by the letters just before ``start`` and just after ``end`` (tags between them removed)."""
+    left = _WORD_END.search(_TAG.sub("", text[max(0, start - 60) : start]))
+    right = _WORD_START.search(_TAG.sub("", text[end : end + 60]))
+    return (left.group(0) if left else "") + (right.group(0) if right else "")
+
+
+def _item_around(text: str, start: int, end: int) -> tuple[str, str]:
+    i = start
+    while i > 0 and text[i - 1] not in _LIST_EDGE and text[i - 1] != "\n":
+        i -= 1
+    j = end
+    while j < len(text) and text[j] not in _LIST_EDGE and text[j] != "\n" and text[j] != "\r":
+        j += 1
+    return text[i:start].strip(), text[end:j].strip()
+
+
+def readings(text: str, known: Callable[[str], bool]) -> tuple[Reading, Reading | None]:
+    """``(primary, alternative or None)`` for a raw label text; ``known(key)`` says whether a lookup key names a
+    known ingredient (a joined word or a line-joined item is only read as one when it is known — or, for an inline
+    tag, always)."""
+    if not ("<" in text or "&" in text or "\n" in text or "\r" in text or "\u00ad" in text) and (
+        text.isascii() or _PUNCT_CHARS.search(text) is None
+    ):
+        return Reading(text), None
+    base = text.translate(_PUNCT) if not text.isascii() and _PUNCT_CHARS.search(text) else text
+    edits: list[_Edit] = []
+    if _SOFT_HYPHEN in base:
+        edits.extend(_Edit(m.start(), m.end(), "", "") for m in re.finditer(_SOFT_HYPHEN, base))
+    if "\n" in base:
+        for m in _HYPHEN_BREAK.finditer(base):
+            hyphen = base[m.start()]
+            edits.append(_Edit(m.start(), m.end(), "", hyphen, "a word hyphenated across a line break"))
+    if "<" in base:
+        for m in _TAG.finditer(base):
+            a, b = m.start(), m.end()
+            if not (a > 0 and b < len(base) and base[a - 1].isalpha() and base[b].isalpha()):
+                continue  # not inside a word: the tokenizer reads it as a separator
+            name = (m.group(1) or "").lower()
+            if m.group(0).startswith("<!--") or name in _INLINE_TAGS:
+                edits.append(_Edit(a, b, "", m.group(0), "markup inside a word"))
+            elif known(canonical_key(_joined_word(base, a, b))):
+                edits.append(_Edit(a, b, m.group(0), "", "a word split by markup"))
+    if "&" in base:
+        for m in _ENTITY.finditer(base):
+            dec = html.unescape(m.group(0))
+            if dec != m.group(0):
+                edits.append(_Edit(m.start(), m.end(), dec, dec))
+    if "\n" in base:
+        for m in _NEWLINE.finditer(base):
+            a, b = m.start(), m.end()
+            if a == 0 or b >= len(base) or base[a - 1] in _LIST_EDGE or base[b] in _LIST_EDGE:
+                continue
+            if base[a - 1] in " \t" or base[b] in " \t\n\r":
+                continue
+            left, right = _item_around(base, a, b)
+            if left and right and known(canonical_key(f"{left} {right}")):
+                edits.append(_Edit(a, b, " ", m.group(0), "a line break inside an ingredient"))
+    if not edits:
+        return Reading(base), None
+    edits.sort(key=lambda e: e.start)
+    kept: list[_Edit] = []
+    for e in edits:  # overlapping edits (a hyphen break inside a tag …): the first wins
+        if not kept or e.start >= kept[-1].end:
+            kept.append(e)
+    why = tuple(dict.fromkeys(e.why for e in kept if e.why))
+    p_text, p_index = _apply(base, kept, alternative=False)
+    primary = Reading(p_text, p_index, why)
+    if not any(e.primary != e.alternative for e in kept):
+        return primary, None
+    a_text, a_index = _apply(base, kept, alternative=True)
+    return primary, Reading(a_text, a_index, why)

@@ -1,0 +1,97 @@
+"""Processing, quality and origin words around an ingredient name (``modifiers.strip_modifiers``), with the shipped
+ontology: the head and the stripped words, the words never stripped, and the two hypothesis properties of issue 8."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dinecheck.allergens.modifiers import strip_modifiers
+from dinecheck.allergens.ontology import NEGATIONS, load_data_dir
+from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
+from dinecheck.allergens.text import lookup_key
+
+ONTO = load_data_dir()
+
+
+@pytest.mark.parametrize(("text", "head", "stripped"), [
+    ("roasted salted cashews", "cashews", ("roasted", "salted")),
+    ("organic raw cane sugar", "raw cane sugar", ("organic",)),
+    ("cooked long grain rice", "long grain rice", ("cooked",)),
+    ("low sodium sea salt", "sea salt", ("low", "sodium")),
+    ("grass-fed butter", "butter", ("grass", "fed")),
+    ("sheep's milk of Spain", "sheep's milk", ("of", "spain")),
+    ("tomates séchées", "tomates", ("sechees",)),
+    ("pois chiches réhydratés", "pois chiches", ("rehydrates",)),
+    ("Kirschen entsteint", "kirschen", ("entsteint",)),
+])  # fmt: skip
+def test_an_unknown_name_resolves_to_its_head(text: str, head: str, stripped: tuple[str, ...]) -> None:
+    assert strip_modifiers(lookup_key(text), ONTO) == (head, stripped)
+
+
+def test_the_result_names_the_head_and_the_stripped_words() -> None:
+    [f] = check_label("roasted salted cashews", ["TREE_NUTS"], ONTO).findings
+    assert f.explanation == "'roasted salted cashews' = 'cashews' (rule: modifiers: roasted, salted) → cashew"
+
+
+@pytest.mark.parametrize("text", ["peanut free chocolate", "sans lait sucre", "fried onions crispy",
+                                  "imitation crab sticks", "white sauce mix"])  # fmt: skip
+def test_negations_and_meaning_changing_words_are_never_stripped(text: str) -> None:
+    result = strip_modifiers(lookup_key(text), ONTO)
+    assert result is None or not ({"free", "sans", "fried", "imitation", "white"} & set(result[1]))
+
+
+def test_no_modifier_names_an_allergen_or_is_a_negation_or_a_number() -> None:
+    for key in ONTO.modifiers:
+        assert key not in NEGATIONS and not any(ch.isdigit() for ch in key), key
+        for part in (key, *key.split(" ")):
+            assert not any(ONTO.allergen_paths(s.canonical_id) for s in ONTO.synonyms.get(part, ())), key
+
+
+def test_a_modifier_alone_is_not_an_ingredient() -> None:
+    assert "entsteint" in ONTO.modifiers and "entsteint" not in ONTO.synonyms
+    r = check_label("sugar, entsteint", ["PEANUT"], ONTO)
+    assert r.verdict == "VERIFY" and r.unmatched == ("entsteint",)
+
+
+# --- hypothesis properties (issue 8) ------------------------------------------------------------------------------
+
+SYNONYMS = sorted({(p.code, s.text) for syns in ONTO.synonyms.values() for s in syns
+                   for p in ONTO.allergen_paths(s.canonical_id) if len(s.text) < 60})  # fmt: skip
+MODIFIERS = sorted(k for k in ONTO.modifiers if k.isascii() or k.replace(" ", "").isalpha())
+CLEAN = ["water", "sugar", "salt", "rice", "sunflower oil", "citric acid", "eau", "sucre", "sel", "Zucker", "agua"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SYNONYMS), st.lists(st.sampled_from(MODIFIERS), max_size=3),
+       st.lists(st.sampled_from(MODIFIERS), max_size=2), st.lists(st.sampled_from(CLEAN), max_size=4),
+       st.integers(0, 4), st.booleans())  # fmt: skip
+def test_an_allergen_synonym_with_modifiers_in_a_clean_label_is_never_safe(case, before, after, clean, pos, tail):
+    code, synonym = case
+    item = " ".join([*before, synonym, *after])
+    if tail:
+        item += " of Spain"
+    parts = [*clean[:pos], item, *clean[pos:]]
+    text = ", ".join(parts)
+    assert check_label(text, [code], ONTO).verdict != "SAFE", text
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SYNONYMS), st.lists(st.sampled_from(MODIFIERS), min_size=1, max_size=3))
+def test_removing_modifiers_never_removes_an_allergen(case, words):
+    """What the bare name carries, the name with modifiers carries too (for every allergen of the full profile)."""
+    _code, synonym = case
+    bare = {f.code for f in check_label(synonym, PROFILE_ALL, ONTO).findings}
+    dressed = {f.code for f in check_label(" ".join([*words, synonym]), PROFILE_ALL, ONTO).findings}
+    assert bare <= dressed, (synonym, words)
+
+
+@pytest.mark.parametrize(("text", "codes"), [
+    ("glucose syrup from wheat", {"WHEAT", "GLUTEN"}), ("sirop de glucose issu de blé", {"WHEAT", "GLUTEN"}),
+    ("tomato concentrate from tomatoes", set()),
+])  # fmt: skip
+def test_a_name_made_from_another_reads_as_both(text: str, codes: set[str]) -> None:
+    r = check_label(text, ["WHEAT", "GLUTEN", "PEANUT"], ONTO)
+    assert r.unmatched == () and {f.code for f in r.findings} == codes
+    assert check_label("tomato concentrate from zorblax", ["PEANUT"], ONTO).unmatched != ()
