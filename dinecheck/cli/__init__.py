@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from dinecheck.cli import allergens, demo, importer, requests, seed
+from dinecheck.cli import allergens, dataset, demo, importer, requests, seed
 from dinecheck.cli.common import run_app
 
 app = typer.Typer(
@@ -25,6 +25,7 @@ app.add_typer(requests.app, name="requests")
 app.add_typer(seed.app, name="seed")
 app.add_typer(allergens.app, name="allergens")
 app.add_typer(importer.app, name="import")
+app.add_typer(dataset.app, name="dataset")
 app.command("demo")(demo.demo)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from collections.abc import Sequence
@@ -14,7 +15,7 @@ from dinecheck.dataset import Dataset, Restaurant, load_dataset
 from dinecheck.errors import DataError, DinecheckError
 
 LenientOpt = typer.Option(False, "--lenient", help="Skip bad dataset lines with a counted warning instead of failing.")
-DataDirOpt = Annotated[Path, typer.Option("--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl).")]
+DataDirOpt = Annotated[Path, typer.Option("--data", help="Dataset directory (JSONL or Parquet; see docs/data.md).")]
 RestaurantOpt = Annotated[
     Optional[list[str]], typer.Option("--restaurant", help="Only this business_id (repeatable).")
 ]
@@ -45,9 +46,10 @@ def echo_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
-def load_data(data: Path, lenient: bool) -> Dataset:
-    """Load a dataset; in lenient mode print every skipped line and the count to stderr."""
-    ds, report = load_dataset(data, lenient=lenient)
+def load_data(data: Path, lenient: bool, *, stream: bool | None = None) -> Dataset:
+    """Load a dataset (either format); in lenient mode print every skipped line and the count to stderr."""
+    ds, report = load_dataset(data, lenient=lenient, stream=stream)
+    gc.freeze()  # what stays loaded for the whole command is left out of the collector's passes from now on
     if report.skipped:
         for w in report.warnings:
             print(f"warning: skipped {w}", file=sys.stderr)

@@ -130,11 +130,10 @@ def run(
         batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
     )  # fmt: skip
     ext = make_extractor(extractor, options)
-    try:
-        results = compiled.run_many([(r, ds.reviews_of(r.business_id)) for r in chosen], ext, trace=trace)
+    try:  # streamed: each restaurant's reviews are read when its batch comes, each result printed when it is ready
+        _emit(compiled.run_stream(((r, ds.reviews_of(r.business_id)) for r in chosen), ext, trace=trace), as_json, trace)
     finally:
         ext.close()
-    _emit(results, as_json, trace)
 
 
 @app.command("eval")

@@ -37,22 +37,30 @@ class LoadReport:
 
 def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | DataError]]:
     """Yield ``(line_number, object)`` for each non-blank line, or a DataError for a line that is not a JSON object."""
+    for lineno, _offset, obj in iter_jsonl_offsets(path):
+        yield lineno, obj
+
+
+def iter_jsonl_offsets(path: Path) -> Iterator[tuple[int, int, dict[str, Any] | DataError]]:
+    """Like :func:`iter_jsonl`, with the byte offset at which each line starts."""
     try:
         fh = path.open("rb")
     except OSError as exc:
         raise DataError(f"cannot read the file ({exc.strerror})", str(path)) from None
     with fh:
-        lineno = 0
+        lineno, pos = 0, 0
         while True:
             raw = fh.readline(MAX_LINE_BYTES + 1)  # bounded: a huge line never sits in memory whole
             if not raw:
                 break
+            start, pos = pos, pos + len(raw)
             lineno += 1
             loc = f"{path}:{lineno}"
             if len(raw) > MAX_LINE_BYTES:
                 while raw and not raw.endswith(b"\n"):  # skip the rest of the over-long line
                     raw = fh.readline(MAX_LINE_BYTES)
-                yield lineno, DataError(f"line is longer than {MAX_LINE_BYTES} bytes", loc)
+                    pos += len(raw)
+                yield lineno, start, DataError(f"line is longer than {MAX_LINE_BYTES} bytes", loc)
                 continue
             if not raw.strip():
                 continue
@@ -60,15 +68,15 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | DataError]]:
                 obj = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                 msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "not valid UTF-8"
-                yield lineno, DataError(f"invalid JSON ({msg})", loc)
+                yield lineno, start, DataError(f"invalid JSON ({msg})", loc)
                 continue
             except RecursionError:
-                yield lineno, DataError("invalid JSON (nested too deeply)", loc)
+                yield lineno, start, DataError("invalid JSON (nested too deeply)", loc)
                 continue
             if not isinstance(obj, dict):
-                yield lineno, DataError(f"expected a JSON object, got {type(obj).__name__}", loc)
+                yield lineno, start, DataError(f"expected a JSON object, got {type(obj).__name__}", loc)
                 continue
-            yield lineno, obj
+            yield lineno, start, obj
 
 
 def _str_list(value: Any) -> tuple[str, ...]:
@@ -85,7 +93,7 @@ def _num(value: Any) -> Any:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _restaurant(obj: dict[str, Any], index: int, loc: str) -> Restaurant:
+def restaurant_from_obj(obj: dict[str, Any], index: int, loc: str) -> Restaurant:
     bid = obj.get("business_id")
     if not isinstance(bid, str) or not bid:
         raise DataError("missing or empty 'business_id'", loc)
@@ -158,17 +166,46 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def load_dataset(directory: str | Path, *, lenient: bool = False) -> tuple[Dataset, LoadReport]:
-    """Load a dataset directory. Raises DataError on the first problem unless ``lenient``."""
-    with _gc_paused():
-        return _load(directory, lenient)
+STREAM_ABOVE_BYTES = 256 * 1024 * 1024
+"""A JSONL ``reviews.jsonl`` larger than this is read one restaurant at a time through an offset index."""
 
 
-def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
+def require_file(path: Path) -> None:
+    """Raise DataError unless ``path`` is a regular file (a directory, FIFO, socket or dangling link is named)."""
+    import stat as st
+
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        kind = "a dangling symbolic link" if path.is_symlink() else "missing"
+        raise DataError(f"is {kind}" if kind != "missing" else "no such file", str(path)) from None
+    except OSError as exc:
+        raise DataError(f"cannot read the file ({exc.strerror})", str(path)) from None
+    if not st.S_ISREG(mode):
+        kind = "a directory" if st.S_ISDIR(mode) else "a FIFO" if st.S_ISFIFO(mode) else "not a regular file"
+        raise DataError(f"is {kind}, expected a regular file", str(path))
+
+
+def load_dataset(directory: str | Path, *, lenient: bool = False,
+                 stream: bool | None = None) -> tuple[Dataset, LoadReport]:
+    """Load a dataset directory (JSONL or Parquet). Raises DataError on the first problem unless ``lenient``.
+
+    Parquet datasets and, with ``stream`` (default: when ``reviews.jsonl`` is larger than ``STREAM_ABOVE_BYTES``),
+    JSONL ones keep only restaurants and the friend graph in memory; reviews are read per restaurant on demand.
+    """
     root = Path(directory)
-    report = LoadReport()
     if not root.is_dir():
         raise DataError("not a dataset directory (expected restaurants.jsonl, reviews.jsonl)", str(root))
+    from dinecheck.dataset.parquet import is_parquet_dataset, load_parquet
+
+    if is_parquet_dataset(root):
+        return load_parquet(root), LoadReport()
+    with _gc_paused():
+        return _load(root, lenient, stream)
+
+
+def _load(root: Path, lenient: bool, stream: bool | None) -> tuple[Dataset, LoadReport]:
+    report = LoadReport()
 
     def problem(err: DataError) -> None:
         if not lenient:
@@ -186,7 +223,7 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
             problem(obj)
             continue
         try:
-            r = _restaurant(obj, len(restaurants), loc)
+            r = restaurant_from_obj(obj, len(restaurants), loc)
         except DataError as err:
             problem(err)
             continue
@@ -196,8 +233,21 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
         seen[r.business_id] = loc
         restaurants.append(r)
 
-    reviews: dict[str, list[Review]] = {r.business_id: [] for r in restaurants}
     rev_path = root / "reviews.jsonl"
+    if stream is None:
+        stream = rev_path.is_file() and rev_path.stat().st_size > STREAM_ABOVE_BYTES
+    if stream and rev_path.is_file():
+        from dinecheck.dataset.jsonl_index import index_reviews
+
+        lazy, friends = index_reviews(rev_path, restaurants, problem)
+        try:
+            social = _load_social(root / "social.json", friends)
+        except DataError as err:
+            problem(err)
+            social = _load_social(None, friends)
+        return Dataset(restaurants=tuple(restaurants), reviews=lazy, social=social, source=str(root)), report
+
+    reviews: dict[str, list[Review]] = {r.business_id: [] for r in restaurants}
     seen_reviews: dict[str, int] = {}
     if rev_path.is_file():
         for lineno, obj in iter_jsonl(rev_path):
@@ -221,10 +271,10 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
             reviews[rv.business_id].append(rv)
 
     try:
-        social = _load_social(root / "social.json", reviews)
+        social = _load_social(root / "social.json", _friend_lists(reviews))
     except DataError as err:
         problem(err)
-        social = _load_social(None, reviews)
+        social = _load_social(None, _friend_lists(reviews))
     ds = Dataset(
         restaurants=tuple(restaurants),
         reviews={k: tuple(v) for k, v in reviews.items()},
@@ -234,7 +284,18 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
     return ds, report
 
 
-def _load_social(path: Path | None, reviews: dict[str, list[Review]]) -> SocialGraph:
+def _friend_lists(reviews: dict[str, list[Review]]) -> dict[str, set[str]]:
+    """Reviewer identity → the friends listed in any of their reviews."""
+    derived: dict[str, set[str]] = {}
+    for revs in reviews.values():
+        for rv in revs:
+            who = rv.user.social_id
+            if who and rv.user.friends:
+                derived.setdefault(who, set()).update(rv.user.friends)
+    return derived
+
+
+def _load_social(path: Path | None, derived: dict[str, set[str]]) -> SocialGraph:
     """The friend graph from ``social.json`` when present, else derived from every review's ``user.friends``."""
     if path is not None and path.is_file():
         if path.stat().st_size > MAX_LINE_BYTES:
@@ -250,10 +311,4 @@ def _load_social(path: Path | None, reviews: dict[str, list[Review]]) -> SocialG
         ):
             raise DataError("'friend_graph' must map reviewer names to lists of names", f"{path}#/friend_graph")
         return SocialGraph(graph)
-    derived: dict[str, set[str]] = {}
-    for revs in reviews.values():
-        for rv in revs:
-            who = rv.user.social_id
-            if who and rv.user.friends:
-                derived.setdefault(who, set()).update(rv.user.friends)
     return SocialGraph(derived)

@@ -6,6 +6,7 @@ follow arbitrary paths (``["attributes", "Ambience"]``, ``["user", "review_count
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,10 +69,15 @@ class Restaurant:
 
 @dataclass(frozen=True, slots=True)
 class Dataset:
-    """Restaurants in file order, their reviews (in file order) and the reviewers' friend graph."""
+    """Restaurants in file order, their reviews (in file order) and the reviewers' friend graph.
+
+    ``reviews`` maps business_id → reviews: a dict when the dataset was loaded whole, or a lazy mapping that reads one
+    restaurant's reviews on demand (:mod:`dinecheck.dataset.parquet`, :mod:`dinecheck.dataset.jsonl_index`); engines
+    visit restaurants one at a time, so either works.
+    """
 
     restaurants: tuple[Restaurant, ...]
-    reviews: dict[str, tuple[Review, ...]]  # business_id -> reviews
+    reviews: Mapping[str, tuple[Review, ...]]  # business_id -> reviews
     social: "SocialGraph"
     source: str | None = None
 
@@ -89,7 +95,13 @@ class Dataset:
 
     @property
     def n_reviews(self) -> int:
-        return sum(len(v) for v in self.reviews.values())
+        total = getattr(self.reviews, "total", None)  # lazy mappings know it without reading reviews
+        return total if isinstance(total, int) else sum(len(v) for v in self.reviews.values())
+
+    @property
+    def streamed(self) -> bool:
+        """True when reviews are read per restaurant on demand rather than held in memory."""
+        return not isinstance(self.reviews, dict)
 
 
 from dinecheck.dataset.social import SocialGraph  # noqa: E402  (forward reference target)

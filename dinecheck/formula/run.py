@@ -15,7 +15,7 @@ step graph) on an aggregate is listed in ``flagged_outputs``. A run-time fault r
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -221,7 +221,30 @@ class CompiledSeed:
         self, items: Sequence[tuple[Restaurant, Sequence[Review]]], extractor: Extractor, *, trace: bool = False
     ) -> list[RestaurantResult]:
         """Filter every restaurant's reviews, extract them all in one extractor call, then compute each restaurant."""
-        filtered = [(rest, self.filter_reviews(revs)) for rest, revs in items]
+        return self._run_filtered([(rest, self.filter_reviews(revs)) for rest, revs in items], extractor, trace)
+
+    def run_stream(
+        self, items: Iterable[tuple[Restaurant, Sequence[Review]]], extractor: Extractor, *, trace: bool = False,
+        batch_reviews: int = 512,
+    ) -> Iterator[RestaurantResult]:
+        """Like :meth:`run_many`, yielding results in input order while reading ``items`` lazily: restaurants are
+        gathered until their filtered reviews reach ``batch_reviews`` (one extractor call, so an LLM still works
+        concurrently across restaurants), so memory holds one batch, never the whole dataset."""
+        batch: list[tuple[Restaurant, list[Review]]] = []
+        n = 0
+        for rest, revs in items:
+            kept = self.filter_reviews(revs)
+            batch.append((rest, kept))
+            n += len(kept)
+            if n >= batch_reviews:
+                yield from self._run_filtered(batch, extractor, trace)
+                batch, n = [], 0
+        if batch:
+            yield from self._run_filtered(batch, extractor, trace)
+
+    def _run_filtered(
+        self, filtered: Sequence[tuple[Restaurant, Sequence[Review]]], extractor: Extractor, trace: bool
+    ) -> list[RestaurantResult]:
         inputs = [
             ReviewInput(business_id=rest.business_id, review_id=r.review_id, text=r.text, meta=review_meta(r))
             for rest, revs in filtered
