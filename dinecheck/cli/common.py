@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,7 +48,15 @@ def echo_json(obj: Any) -> None:
 
 
 def load_data(data: Path, lenient: bool, *, stream: bool | None = None) -> Dataset:
-    """Load a dataset (either format); in lenient mode print every skipped line and the count to stderr."""
+    """Load a dataset (either format); in lenient mode print every skipped line and the count to stderr.
+
+    ``DINECHECK_STREAM`` (``auto`` | ``always`` | ``never``) overrides when a JSONL dataset is streamed.
+    """
+    if stream is None:
+        mode = os.environ.get("DINECHECK_STREAM", "auto").strip().lower()
+        if mode not in ("auto", "always", "never"):
+            raise DataError("expected auto, always or never", f"DINECHECK_STREAM={mode}")
+        stream = {"auto": None, "always": True, "never": False}[mode]
     ds, report = load_dataset(data, lenient=lenient, stream=stream)
     gc.freeze()  # what stays loaded for the whole command is left out of the collector's passes from now on
     if report.skipped:

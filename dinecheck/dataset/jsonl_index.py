@@ -10,30 +10,26 @@ from __future__ import annotations
 
 import json
 from array import array
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from pathlib import Path
 
 from dinecheck.dataset.loader import MAX_LINE_BYTES, iter_jsonl_offsets, review_from_obj
-from dinecheck.dataset.models import Restaurant, Review
+from dinecheck.dataset.models import LazyReviews, Restaurant, Review
 from dinecheck.errors import DataError
 
 
-class JsonlReviews(Mapping[str, tuple[Review, ...]]):
+class JsonlReviews(LazyReviews):
     """``business_id -> reviews`` read on demand from ``reviews.jsonl`` at indexed byte offsets."""
 
     def __init__(self, path: Path, offsets: dict[str, array]) -> None:
+        super().__init__({k: len(v) for k, v in offsets.items()})
         self._path = path
         self._offsets = offsets
-        self._last: tuple[str, tuple[Review, ...]] | None = None
-        self.total = sum(len(v) for v in offsets.values())
 
-    def __getitem__(self, business_id: str) -> tuple[Review, ...]:
-        offs = self._offsets[business_id]
-        if self._last is not None and self._last[0] == business_id:
-            return self._last[1]
+    def _read(self, business_id: str) -> tuple[Review, ...]:
         out = []
         with self._path.open("rb") as fh:
-            for off in offs:
+            for off in self._offsets[business_id]:
                 fh.seek(off)
                 raw = fh.readline(MAX_LINE_BYTES + 1)
                 loc = f"{self._path}:@{off}"
@@ -42,20 +38,7 @@ class JsonlReviews(Mapping[str, tuple[Review, ...]]):
                 except (json.JSONDecodeError, UnicodeDecodeError):
                     raise DataError("the file changed since it was indexed (invalid JSON)", loc) from None
                 out.append(review_from_obj(obj, loc))
-        got = tuple(out)
-        self._last = (business_id, got)
-        return got
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._offsets)
-
-    def __len__(self) -> int:
-        return len(self._offsets)
-
-    def count(self, business_id: str) -> int:
-        """How many reviews a restaurant has, without reading them."""
-        offs = self._offsets.get(business_id)
-        return len(offs) if offs is not None else 0
+        return tuple(out)
 
 
 def index_reviews(path: Path, restaurants: list[Restaurant],

@@ -196,9 +196,9 @@ def load_dataset(directory: str | Path, *, lenient: bool = False,
     root = Path(directory)
     if not root.is_dir():
         raise DataError("not a dataset directory (expected restaurants.jsonl, reviews.jsonl)", str(root))
-    from dinecheck.dataset.parquet import is_parquet_dataset, load_parquet
+    if (root / "restaurants.parquet").exists():  # the columnar format (pyarrow is imported only for it)
+        from dinecheck.dataset.parquet import load_parquet
 
-    if is_parquet_dataset(root):
         return load_parquet(root), LoadReport()
     with _gc_paused():
         return _load(root, lenient, stream)

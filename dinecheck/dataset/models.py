@@ -6,7 +6,7 @@ follow arbitrary paths (``["attributes", "Ambience"]``, ``["user", "review_count
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,6 +102,39 @@ class Dataset:
     def streamed(self) -> bool:
         """True when reviews are read per restaurant on demand rather than held in memory."""
         return not isinstance(self.reviews, dict)
+
+
+class LazyReviews(Mapping[str, tuple[Review, ...]]):
+    """Base of the on-demand review mappings: ``business_id -> reviews`` read by :meth:`_read` from storage, the
+    restaurant asked for last kept decoded (engines ask for the same restaurant many times in a row), and review
+    counts known without reading (``count``, ``total``)."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        self._counts = counts
+        self.total = sum(counts.values())
+        self._last: tuple[str, tuple[Review, ...]] | None = None
+
+    def _read(self, business_id: str) -> tuple[Review, ...]:
+        raise NotImplementedError
+
+    def __getitem__(self, business_id: str) -> tuple[Review, ...]:
+        if self._last is not None and self._last[0] == business_id:
+            return self._last[1]
+        if business_id not in self._counts:
+            raise KeyError(business_id)
+        got = self._read(business_id) if self._counts[business_id] else ()
+        self._last = (business_id, got)
+        return got
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._counts)
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+    def count(self, business_id: str) -> int:
+        """How many reviews a restaurant has, without reading them."""
+        return self._counts.get(business_id, 0)
 
 
 from dinecheck.dataset.social import SocialGraph  # noqa: E402  (forward reference target)

@@ -19,13 +19,14 @@ depends on the largest row group, not on the dataset. pyarrow is imported only h
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
+
 from dinecheck.dataset.loader import require_file as _require_file
 from dinecheck.dataset.loader import restaurant_from_obj, review_from_obj
-from dinecheck.dataset.models import Dataset, Restaurant, Review
+from dinecheck.dataset.models import Dataset, LazyReviews, Restaurant, Review
 from dinecheck.dataset.social import SocialGraph
 from dinecheck.errors import DataError
 
@@ -36,18 +37,12 @@ ROW_GROUP_ROWS = 20_000
 """A row group is closed at the first restaurant boundary after this many reviews."""
 
 
-def is_parquet_dataset(directory: Path) -> bool:
-    """True when ``directory`` holds the Parquet format (``restaurants.parquet``)."""
-    return (directory / RESTAURANTS).exists()
-
-
 # ---------------------------------------------------------------------------------------------------------- writing
 
 
 def write_parquet(dataset: Dataset, out: str | Path, *, row_group_rows: int = ROW_GROUP_ROWS) -> Path:
     """Write ``dataset`` (any format, streamed restaurant by restaurant) as a Parquet dataset directory."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     out_dir = Path(out)
     if out_dir.exists() and not out_dir.is_dir():
@@ -96,55 +91,41 @@ def _without_friends(raw: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------------------- reading
 
 
-class ParquetReviews(Mapping[str, tuple[Review, ...]]):
+class ParquetReviews(LazyReviews):
     """``business_id -> reviews`` over ``reviews.parquet``, decoding one row group at a time (the last one is kept,
     so visiting restaurants in dataset order reads every row group once)."""
 
     def __init__(self, path: Path, where: dict[str, tuple[int, int, int]]) -> None:
-        import pyarrow.parquet as pq
-
+        super().__init__({k: c for k, (_, _, c) in where.items()})
         self._path = path
         self._file = pq.ParquetFile(path)
         self._where = where
         self._group = -1
         self._rows: list[str] = []
-        self.total = sum(c for _, _, c in where.values())
 
-    def __getitem__(self, business_id: str) -> tuple[Review, ...]:
+    def _read(self, business_id: str) -> tuple[Review, ...]:
         group, start, count = self._where[business_id]
-        if count == 0:
-            return ()
         if group != self._group:
-            table = self._file.read_row_group(group, columns=["raw"])
-            self._rows = table.column("raw").to_pylist()
+            try:
+                self._rows = self._file.read_row_group(group, columns=["raw"]).column("raw").to_pylist()
+            except Exception as exc:  # pyarrow raises several types for a damaged file
+                raise DataError(f"cannot read row group {group} ({exc})", str(self._path)) from None
             self._group = group
         out = []
         for i in range(start, start + count):
             loc = f"{self._path}:group {group} row {i}"
             try:
                 obj = json.loads(self._rows[i])
-            except (json.JSONDecodeError, RecursionError):
+            except (json.JSONDecodeError, RecursionError, IndexError, TypeError):
                 raise DataError("invalid JSON in column 'raw'", loc) from None
             if not isinstance(obj, dict):
                 raise DataError("column 'raw' is not a JSON object", loc)
             out.append(review_from_obj(obj, loc))
         return tuple(out)
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._where)
-
-    def __len__(self) -> int:
-        return len(self._where)
-
-    def count(self, business_id: str) -> int:
-        """How many reviews a restaurant has, without reading them."""
-        got = self._where.get(business_id)
-        return got[2] if got else 0
-
 
 def load_parquet(directory: Path) -> Dataset:
     """Open a Parquet dataset directory: restaurants and the friend graph in memory, reviews on demand."""
-    import pyarrow.parquet as pq
 
     paths = {name: directory / name for name in (RESTAURANTS, REVIEWS, USERS)}
     for name in (RESTAURANTS, REVIEWS):
