@@ -5,7 +5,8 @@ against the streamed Parquet (and streamed JSONL) dataset, measured in the same 
 
 Writes the replicated JSONL datasets under --work (≈2 GB each at ×1000; kept for re-runs), converts them with
 `dinecheck dataset convert`, then runs each command as `python -c` children that report their own peak RSS
-(`ru_maxrss`). Prints one line per run and the ratios (time and memory, streamed / in-memory).
+(`ru_maxrss`) and CPU time. Prints one line per run and the ratios (CPU time — steadier than wall time on a shared
+machine — and peak memory, streamed / in-memory).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ import resource, sys
 from dinecheck.cli import app
 from dinecheck.cli.common import run_app
 code = run_app(app, sys.argv[1:])
-print(f"@@maxrss_kb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} code={code}", file=sys.stderr)
+u = resource.getrusage(resource.RUSAGE_SELF)
+print(f"@@maxrss_kb={u.ru_maxrss} cpu_s={u.ru_utime + u.ru_stime:.2f} code={code}", file=sys.stderr)
 """
 
 
@@ -40,9 +42,11 @@ def run(label: str, args: list[str], stream: str) -> tuple[float, float, str]:
     tail = [ln for ln in p.stderr.splitlines() if ln.startswith("@@maxrss_kb=")]
     if not tail:
         raise SystemExit(f"{label}: the child failed:\n{p.stderr[-2000:]}")
-    rss_mb = int(tail[-1].split("=")[1].split()[0]) / 1024
-    print(f"{label:<48} {dt:8.1f} s  peak RSS {rss_mb:8.0f} MB  ({tail[-1].split()[-1]})", flush=True)
-    return dt, rss_mb, p.stdout
+    fields = dict(kv.split("=") for kv in tail[-1][2:].split())
+    rss_mb, cpu = int(fields["maxrss_kb"]) / 1024, float(fields["cpu_s"])
+    print(f"{label:<48} {dt:8.1f} s wall {cpu:8.1f} s CPU  peak RSS {rss_mb:8.0f} MB  (exit {fields['code']})",
+          flush=True)
+    return cpu, rss_mb, p.stdout
 
 
 def prepare(src: Path, factor: int, work: Path) -> tuple[Path, Path]:
@@ -76,7 +80,7 @@ def main() -> None:
     run(f"validate JSONL streamed ×{a.cafes_factor}", ["requests", "validate", "--data", str(cj), *req, "--json"],
         "always")
     same = [json.loads(x)["status"] for x in base[2].splitlines()] == [json.loads(x)["status"] for x in new[2].splitlines()]
-    print(f"requests validate: Parquet/in-memory time {new[0] / base[0]:.2f}×, memory {new[1] / base[1]:.3f}× "
+    print(f"requests validate: Parquet/in-memory CPU time {new[0] / base[0]:.2f}×, memory {new[1] / base[1]:.3f}× "
           f"(peak {new[1]:.0f} MB vs {base[1]:.0f} MB); same statuses: {same}", flush=True)
     if a.skip_seed:
         return
@@ -85,7 +89,7 @@ def main() -> None:
     seed = ["seed", "run", str(g1a / "g1a_v2_seed.json"), "--extractor", "offline", "--json", "--no-progress"]
     base = run(f"seed run offline JSONL in memory ×{a.g1a_factor}", [*seed, "--data", str(gj)], "never")
     new = run(f"seed run offline Parquet streamed ×{a.g1a_factor}", [*seed, "--data", str(gp)], "auto")
-    print(f"seed run: Parquet/in-memory time {new[0] / base[0]:.2f}×, memory {new[1] / base[1]:.3f}× "
+    print(f"seed run: Parquet/in-memory CPU time {new[0] / base[0]:.2f}×, memory {new[1] / base[1]:.3f}× "
           f"(peak {new[1]:.0f} MB vs {base[1]:.0f} MB); identical output: {base[2] == new[2]}", flush=True)
 
 

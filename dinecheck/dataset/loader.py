@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import json
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -131,8 +132,9 @@ def review_from_obj(obj: dict[str, Any], loc: str) -> Review:
     u = obj.get("user") or {}
     if not isinstance(u, dict):
         raise DataError("'user' must be an object", loc)
+    name = u.get("name")
     user = ReviewUser(
-        name=u.get("name") if isinstance(u.get("name"), str) else None,
+        name=sys.intern(name) if isinstance(name, str) else None,  # interned: one string per reviewer, not per review
         review_count=_num(u.get("review_count")),
         fans=_num(u.get("fans")),
         elite=_str_list(u.get("elite")),
@@ -143,7 +145,7 @@ def review_from_obj(obj: dict[str, Any], loc: str) -> Review:
     date = obj.get("date")
     return Review(
         review_id=rid,
-        business_id=bid,
+        business_id=sys.intern(bid),
         text=text,
         stars=_num(obj.get("stars")),
         useful=_num(obj.get("useful")),
