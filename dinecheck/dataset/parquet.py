@@ -152,10 +152,44 @@ def load_parquet(directory: Path) -> Dataset:
             raise DataError(f"duplicate business_id {r.business_id!r}", loc)
         restaurants.append(r)
         where[r.business_id] = (rest["review_group"][i], rest["review_start"][i], rest["review_count"][i])
-    graph: dict[str, list[str]] = {}
     if paths[USERS].exists():
         _require_file(paths[USERS])
-        users = pq.read_table(paths[USERS]).to_pydict()
-        graph = {u: f or [] for u, f in zip(users.get("user", []), users.get("friends", []))}
+        social: SocialGraph = ParquetSocialGraph(paths[USERS])
+    else:
+        social = SocialGraph({})
     return Dataset(restaurants=tuple(restaurants), reviews=ParquetReviews(paths[REVIEWS], where),
-                   social=SocialGraph(graph), source=str(directory))
+                   social=social, source=str(directory))
+
+
+class ParquetSocialGraph(SocialGraph):
+    """The friend graph of ``users.parquet``, read the first time a social condition needs it (requests without one,
+    seed runs and allergy evidence never load it)."""
+
+    __slots__ = ("_path", "_loaded")
+
+    def __init__(self, path: Path) -> None:
+        super().__init__({})
+        self._path = path
+        self._loaded = False
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        try:
+            users = pq.read_table(self._path, columns=["user", "friends"]).to_pydict()
+        except Exception as exc:  # pyarrow raises several types for a damaged file
+            raise DataError(f"cannot read the Parquet file ({exc})", str(self._path)) from None
+        SocialGraph.__init__(self, {u: f or [] for u, f in zip(users["user"], users["friends"]) if u})
+        self._loaded = True
+
+    def friends_of(self, name: str) -> frozenset[str]:
+        self._load()
+        return super().friends_of(name)
+
+    def as_dict(self) -> dict[str, list[str]]:
+        self._load()
+        return super().as_dict()
+
+    def __len__(self) -> int:
+        self._load()
+        return super().__len__()

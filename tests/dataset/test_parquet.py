@@ -115,3 +115,16 @@ def test_convert_refuses_a_file_as_output(tmp_path: Path, cli) -> None:
     (tmp_path / "f").write_text("x")
     r = cli("dataset", "convert", src, tmp_path / "f")
     assert r.code == 2 and r.err == f"error: {tmp_path / 'f'}: exists and is not a directory\n"
+
+
+def test_friend_graph_is_read_only_when_a_social_condition_needs_it(tmp_path: Path) -> None:
+    ds, _ = load_dataset(write(tmp_path / "j", [rest("a")], [review("r1", "a", name="Ann", friends=["Bo"])]))
+    pds, _ = load_dataset(write_parquet(ds, tmp_path / "p"))
+    assert pds.social._loaded is False  # type: ignore[attr-defined]
+    pds.reviews_of("a")
+    assert pds.social._loaded is False  # type: ignore[attr-defined]
+    assert pds.social.circle(["Bo"], 2) == frozenset({"Bo", "Ann"})
+    (tmp_path / "p" / "users.parquet").write_bytes(b"garbage")
+    again, _ = load_dataset(tmp_path / "p")
+    with pytest.raises(DataError, match=r"users.parquet: cannot read the Parquet file"):
+        again.social.friends_of("Bo")
