@@ -30,6 +30,7 @@ from dinecheck.allergens.ontology import ALLERGEN_CODES, Ingredient, RiskLevel
 from dinecheck.allergens.store.base import SynonymInput
 from dinecheck.allergens.text import lookup_key
 from dinecheck.errors import OntologyError
+from dinecheck.files import require_file
 
 if TYPE_CHECKING:
     from dinecheck.allergens.store.base import OntologyStore
@@ -231,6 +232,7 @@ class ImportReport:
 
 
 def read_taxonomy_file(path: Path) -> Taxonomy:
+    require_file(path, OntologyError)
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:

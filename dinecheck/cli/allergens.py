@@ -29,6 +29,7 @@ from dinecheck.allergens.tokenize import MAX_LABEL_CHARS
 from dinecheck.allergens.store import OntologyStore, open_store
 from dinecheck.cli.common import echo_json
 from dinecheck.errors import DataError, DinecheckError
+from dinecheck.files import require_file
 
 app = typer.Typer(help="Check packaged-food ingredient labels for allergens; manage the allergen ontology store.",
                   no_args_is_help=True)  # fmt: skip
@@ -90,6 +91,7 @@ def parse_label_lines(lines: Iterable[str], source: str) -> list[LabelInput]:
 def _read_lines(path: str) -> tuple[Iterator[str], str, IO[str] | None]:
     if path == "-":
         return iter(sys.stdin), "<stdin>", None
+    require_file(path)  # a directory, FIFO or dangling link is named, never opened
     try:
         fh = open(path, encoding="utf-8")  # noqa: SIM115 - closed by the caller
     except FileNotFoundError:

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from dinecheck.dataset import Dataset, Restaurant, load_dataset
-from dinecheck.errors import DataError, DinecheckError
+from dinecheck.errors import DataError, DinecheckError, EvaluationError
+
+if TYPE_CHECKING:
+    from dinecheck.dataset import Dataset, Restaurant
 
 LenientOpt = typer.Option(False, "--lenient", help="Skip bad dataset lines with a counted warning instead of failing.")
 DataDirOpt = Annotated[Path, typer.Option("--data", help="Dataset directory (JSONL or Parquet; see docs/data.md).")]
@@ -43,8 +46,29 @@ def run_app(app: typer.Typer, argv: list[str] | None = None) -> int:
 
 
 def echo_json(obj: Any) -> None:
-    """Print one compact JSON line (UTF-8, no ASCII escaping)."""
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    """Print one compact JSON line (UTF-8, no ASCII escaping).
+
+    JSON has no NaN or Infinity: a non-finite number is an :class:`EvaluationError` naming where it is in the
+    output, never an invalid ``NaN`` token and never a silent ``null``.
+    """
+    try:
+        line = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        where = _non_finite_path(obj, "")
+        raise EvaluationError("the result is not a finite number (NaN or Infinity), which JSON cannot hold",
+                              f"output {where or '/'}") from None
+    sys.stdout.write(line + "\n")
+
+
+def _non_finite_path(obj: Any, at: str) -> str | None:
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return at
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, (list, tuple)) else ()
+    for k, v in items:
+        found = _non_finite_path(v, f"{at}/{k}")
+        if found is not None:
+            return found
+    return None
 
 
 def load_data(data: Path, lenient: bool, *, stream: bool | None = None) -> Dataset:
@@ -57,6 +81,8 @@ def load_data(data: Path, lenient: bool, *, stream: bool | None = None) -> Datas
         if mode not in ("auto", "always", "never"):
             raise DataError("expected auto, always or never", f"DINECHECK_STREAM={mode}")
         stream = {"auto": None, "always": True, "never": False}[mode]
+    from dinecheck.dataset import load_dataset  # imported when a command needs it: `dinecheck --help` stays light
+
     ds, report = load_dataset(data, lenient=lenient, stream=stream)
     gc.freeze()  # what stays loaded for the whole command is left out of the collector's passes from now on
     if report.skipped:

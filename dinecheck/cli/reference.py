@@ -17,8 +17,7 @@ END = "<!-- cli-reference:end -->"
 
 def _walk(cmd, ctx, path: list[str]):  # type: ignore[no-untyped-def]
     yield path, cmd, ctx
-    sub = getattr(cmd, "commands", None)
-    if sub:
+    if hasattr(cmd, "list_commands"):  # a group (the root loads its subcommands lazily: ask, never peek)
         for name in cmd.list_commands(ctx):
             child = cmd.get_command(ctx, name)
             if child is None or getattr(child, "hidden", False):

@@ -130,8 +130,8 @@ def run(
         batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
     )  # fmt: skip
     ext = make_extractor(extractor, options)
-    try:  # streamed: each restaurant's reviews are read when its batch comes, each result printed when it is ready
-        _emit(compiled.run_stream(((r, ds.reviews_of(r.business_id)) for r in chosen), ext, trace=trace), as_json, trace)
+    try:  # streamed: each restaurant is printed (and its trace freed) as soon as it is computed
+        _emit(compiled.iter_run(((r, ds.reviews_of(r.business_id)) for r in chosen), ext, trace=trace), as_json, trace)
     finally:
         ext.close()
 

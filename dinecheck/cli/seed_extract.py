@@ -5,8 +5,9 @@
 ``seed extract SEED.json --data DIR [--extractor …] [--json]`` prints, with ``--json``, one line per relevant review
 ``{"business_id", "review_id", "status", "extraction", "evidence": {F: {"quote", "verified"}}}`` (plus ``"error"`` when
 the status is not ``ok``), then ``{"summary": {"reviews", "calls", "cache_hits", "retries", "tokens_in", "tokens_out",
-"cost", "statuses", "budget_exceeded"}}``. Exit 0; exit 1 when ``--max-cost`` stopped the run (the output is still
-complete: unanswered reviews have status ``error``).
+"cost", "statuses", "budget_exceeded"}}``. Exit 0 when every review is ``ok``; exit 1 when any review is ``error`` or
+``invalid`` (including when ``--max-cost`` stopped the run; the output is still complete: unanswered reviews have
+status ``error``).
 
 ``seed compile TASK.md --out SEED.json`` writes the seed only when it passes the static check (exit 0); otherwise it
 prints the last round's errors and exits 1. Without a configured model it exits 2 saying how to configure one.
@@ -40,6 +41,7 @@ from dinecheck.cli.extractor_options import (
     build_options,
 )
 from dinecheck.errors import SpecError, StoreError
+from dinecheck.files import require_file
 from dinecheck.extract.base import ExtractionResult, ReviewInput
 from dinecheck.extract.factory import DEFAULT_CONCURRENCY
 
@@ -128,6 +130,7 @@ def extract_cmd(
     if budget is not None:
         sys.stdout.flush()
         typer.echo(f"error: {budget}", err=True)
+    if budget is not None or any(res.status != "ok" for res in results):
         raise typer.Exit(1)
 
 
@@ -144,6 +147,7 @@ def compile_cmd(
     from dinecheck.compile import MAX_TASK_CHARS, compile_task
     from dinecheck.extract.chat import ChatClient, resolve_config
 
+    require_file(task, SpecError)
     try:
         text = task.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

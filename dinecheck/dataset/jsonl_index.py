@@ -8,7 +8,6 @@ review ids, reviews of unknown restaurants) and keeps, per restaurant, only the 
 
 from __future__ import annotations
 
-import json
 from array import array
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 from dinecheck.dataset.loader import MAX_LINE_BYTES, iter_jsonl_offsets, review_from_obj
 from dinecheck.dataset.models import LazyReviews, Restaurant, Review
 from dinecheck.errors import DataError
+from dinecheck.files import loads_json
 
 
 class JsonlReviews(LazyReviews):
@@ -34,8 +34,8 @@ class JsonlReviews(LazyReviews):
                 raw = fh.readline(MAX_LINE_BYTES + 1)
                 loc = f"{self._path}:@{off}"
                 try:
-                    obj = json.loads(raw)
-                except (json.JSONDecodeError, UnicodeDecodeError):
+                    obj = loads_json(raw)
+                except (ValueError, UnicodeDecodeError):
                     raise DataError("the file changed since it was indexed (invalid JSON)", loc) from None
                 out.append(review_from_obj(obj, loc))
         return tuple(out)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from typing import Any
 from dinecheck.dataset.models import Dataset, Restaurant, Review, ReviewUser
 from dinecheck.dataset.social import SocialGraph
 from dinecheck.errors import DataError
+from dinecheck.files import NonFiniteNumber, loads_json, optional_file, require_file
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 
@@ -44,6 +46,7 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | DataError]]:
 
 def iter_jsonl_offsets(path: Path) -> Iterator[tuple[int, int, dict[str, Any] | DataError]]:
     """Like :func:`iter_jsonl`, with the byte offset at which each line starts."""
+    require_file(path)
     try:
         fh = path.open("rb")
     except OSError as exc:
@@ -66,7 +69,10 @@ def iter_jsonl_offsets(path: Path) -> Iterator[tuple[int, int, dict[str, Any] | 
             if not raw.strip():
                 continue
             try:
-                obj = json.loads(raw)
+                obj = loads_json(raw)
+            except NonFiniteNumber as exc:
+                yield lineno, start, DataError(str(exc), loc)
+                continue
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                 msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "not valid UTF-8"
                 yield lineno, start, DataError(f"invalid JSON ({msg})", loc)
@@ -90,7 +96,10 @@ def _str_list(value: Any) -> tuple[str, ...]:
     return ()
 
 
-def _num(value: Any) -> Any:
+def _num(value: Any, key: str, loc: str) -> Any:
+    """A JSON number (int or finite float), None for anything else; a non-finite float is a DataError at ``loc``."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise DataError(f"{key!r} is {value}, not a finite number", loc)
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
@@ -135,10 +144,10 @@ def review_from_obj(obj: dict[str, Any], loc: str) -> Review:
     name = u.get("name")
     user = ReviewUser(
         name=sys.intern(name) if isinstance(name, str) else None,  # interned: one string per reviewer, not per review
-        review_count=_num(u.get("review_count")),
-        fans=_num(u.get("fans")),
+        review_count=_num(u.get("review_count"), "user.review_count", loc),
+        fans=_num(u.get("fans"), "user.fans", loc),
         elite=_str_list(u.get("elite")),
-        average_stars=_num(u.get("average_stars")),
+        average_stars=_num(u.get("average_stars"), "user.average_stars", loc),
         friends=_str_list(u.get("friends")),
         user_id=u.get("user_id") if isinstance(u.get("user_id"), str) and u.get("user_id") else None,
     )
@@ -147,8 +156,8 @@ def review_from_obj(obj: dict[str, Any], loc: str) -> Review:
         review_id=rid,
         business_id=sys.intern(bid),
         text=text,
-        stars=_num(obj.get("stars")),
-        useful=_num(obj.get("useful")),
+        stars=_num(obj.get("stars"), "stars", loc),
+        useful=_num(obj.get("useful"), "useful", loc),
         date=date if isinstance(date, str) else None,
         user=user,
         raw=obj,
@@ -170,22 +179,6 @@ def _gc_paused() -> Iterator[None]:
 
 STREAM_ABOVE_BYTES = 256 * 1024 * 1024
 """A JSONL ``reviews.jsonl`` larger than this is read one restaurant at a time through an offset index."""
-
-
-def require_file(path: Path) -> None:
-    """Raise DataError unless ``path`` is a regular file (a directory, FIFO, socket or dangling link is named)."""
-    import stat as st
-
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        kind = "a dangling symbolic link" if path.is_symlink() else "missing"
-        raise DataError(f"is {kind}" if kind != "missing" else "no such file", str(path)) from None
-    except OSError as exc:
-        raise DataError(f"cannot read the file ({exc.strerror})", str(path)) from None
-    if not st.S_ISREG(mode):
-        kind = "a directory" if st.S_ISDIR(mode) else "a FIFO" if st.S_ISFIFO(mode) else "not a regular file"
-        raise DataError(f"is {kind}, expected a regular file", str(path))
 
 
 def load_dataset(directory: str | Path, *, lenient: bool = False,
@@ -215,7 +208,7 @@ def _load(root: Path, lenient: bool, stream: bool | None) -> tuple[Dataset, Load
         report.warnings.append(str(err))
 
     rest_path = root / "restaurants.jsonl"
-    if not rest_path.is_file():
+    if optional_file(rest_path) is None:
         raise DataError("missing restaurants.jsonl", str(root))
     restaurants: list[Restaurant] = []
     seen: dict[str, str] = {}
@@ -236,14 +229,15 @@ def _load(root: Path, lenient: bool, stream: bool | None) -> tuple[Dataset, Load
         restaurants.append(r)
 
     rev_path = root / "reviews.jsonl"
+    rev_file = optional_file(rev_path)  # absent: a dataset without reviews; a directory/FIFO/broken link: error
     if stream is None:
-        stream = rev_path.is_file() and rev_path.stat().st_size > STREAM_ABOVE_BYTES
-    if stream and rev_path.is_file():
+        stream = rev_file is not None and rev_file.stat().st_size > STREAM_ABOVE_BYTES
+    if stream and rev_file is not None:
         from dinecheck.dataset.jsonl_index import index_reviews
 
         lazy, friends = index_reviews(rev_path, restaurants, problem)
         try:
-            social = _load_social(root / "social.json", friends)
+            social = _load_social(optional_file(root / "social.json"), friends)
         except DataError as err:
             problem(err)
             social = _load_social(None, friends)
@@ -251,7 +245,7 @@ def _load(root: Path, lenient: bool, stream: bool | None) -> tuple[Dataset, Load
 
     reviews: dict[str, list[Review]] = {r.business_id: [] for r in restaurants}
     seen_reviews: dict[str, int] = {}
-    if rev_path.is_file():
+    if rev_file is not None:
         for lineno, obj in iter_jsonl(rev_path):
             loc = f"{rev_path}:{lineno}"
             if isinstance(obj, DataError):
@@ -272,8 +266,9 @@ def _load(root: Path, lenient: bool, stream: bool | None) -> tuple[Dataset, Load
             seen_reviews[rv.review_id] = lineno
             reviews[rv.business_id].append(rv)
 
+    social_path = optional_file(root / "social.json")  # not lenient: a social.json that is not a file is named
     try:
-        social = _load_social(root / "social.json", _friend_lists(reviews))
+        social = _load_social(social_path, _friend_lists(reviews))
     except DataError as err:
         problem(err)
         social = _load_social(None, _friend_lists(reviews))
@@ -299,11 +294,13 @@ def _friend_lists(reviews: dict[str, list[Review]]) -> dict[str, set[str]]:
 
 def _load_social(path: Path | None, derived: dict[str, set[str]]) -> SocialGraph:
     """The friend graph from ``social.json`` when present, else derived from every review's ``user.friends``."""
-    if path is not None and path.is_file():
+    if path is not None:
         if path.stat().st_size > MAX_LINE_BYTES:
             raise DataError(f"social.json is larger than {MAX_LINE_BYTES} bytes", str(path))
         try:
-            obj = json.loads(path.read_text(encoding="utf-8"))
+            obj = loads_json(path.read_text(encoding="utf-8"))
+        except NonFiniteNumber as exc:
+            raise DataError(str(exc), str(path)) from None
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise DataError(f"invalid JSON ({getattr(exc, 'msg', 'not valid UTF-8 or nested too deeply')})",
                             str(path)) from None

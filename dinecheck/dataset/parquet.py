@@ -24,11 +24,12 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from dinecheck.dataset.loader import require_file as _require_file
 from dinecheck.dataset.loader import restaurant_from_obj, review_from_obj
 from dinecheck.dataset.models import Dataset, LazyReviews, Restaurant, Review
 from dinecheck.dataset.social import SocialGraph
 from dinecheck.errors import DataError
+from dinecheck.files import loads_json
+from dinecheck.files import require_file as _require_file
 
 RESTAURANTS = "restaurants.parquet"
 REVIEWS = "reviews.parquet"
@@ -115,8 +116,8 @@ class ParquetReviews(LazyReviews):
         for i in range(start, start + count):
             loc = f"{self._path}:group {group} row {i}"
             try:
-                obj = json.loads(self._rows[i])
-            except (json.JSONDecodeError, RecursionError, IndexError, TypeError):
+                obj = loads_json(self._rows[i])
+            except (ValueError, RecursionError, IndexError, TypeError):
                 raise DataError("invalid JSON in column 'raw'", loc) from None
             if not isinstance(obj, dict):
                 raise DataError("column 'raw' is not a JSON object", loc)
@@ -142,8 +143,8 @@ def load_parquet(directory: Path) -> Dataset:
     for i, raw in enumerate(rest["raw"]):
         loc = f"{paths[RESTAURANTS]}:row {i}"
         try:
-            obj = json.loads(raw)
-        except (json.JSONDecodeError, TypeError, RecursionError):
+            obj = loads_json(raw)
+        except (ValueError, TypeError, RecursionError):
             raise DataError("invalid JSON in column 'raw'", loc) from None
         if not isinstance(obj, dict):
             raise DataError("column 'raw' is not a JSON object", loc)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from dinecheck.errors import DataError
+from dinecheck.files import NonFiniteNumber, loads_json, require_file
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 MAX_WARNINGS_KEPT = 20
@@ -84,7 +85,10 @@ def _lines(path: Path, stage: str, report: ImportReport, progress: Progress | No
             if not raw.strip():
                 continue
             try:
-                obj = json.loads(raw)
+                obj = loads_json(raw)
+            except NonFiniteNumber as exc:
+                report.warn(f"{path}:{lineno}: {exc}")
+                continue
             except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
                 report.warn(f"{path}:{lineno}: invalid JSON")
                 continue
@@ -153,8 +157,7 @@ def import_yelp(
         raise DataError("must be at least 0", "--max-reviews")
     out_dir = Path(out)
     for p in (business, review, user):
-        if not Path(p).is_file():
-            raise DataError("no such file", str(p))
+        require_file(p)
     if (out_dir / "social.json").exists():
         raise DataError("holds a social.json that would not match the imported reviewers; remove it or choose "
                         "another --out", str(out_dir))

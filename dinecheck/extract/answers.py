@@ -1,9 +1,12 @@
 """Validating a model's extraction answer (pure: text in, typed verdict out) and verifying evidence quotes.
 
-An answer is usable for a review only when every field holds one of its declared values; anything else — unparsable
-JSON, a value outside the enum, a missing field — is a *problem* for that review (the caller asks for one repair, then
-marks the review ``invalid``). A review the answer does not mention at all is *missing* (the caller asks again for the
-missing ones only). Nothing is ever filled in with a default.
+An answer is usable for a review only when every field holds one of its declared values and every non-``none`` value
+comes with a quote that occurs in *that review's own text*; anything else — unparsable JSON, a value outside the enum,
+a missing field, a missing or unverifiable quote, an id echoed more than once — is a *problem* for that review (the
+caller asks for one repair, then marks the review ``invalid``). When a quote under one review's id occurs in another
+requested review's text instead, the answer has mixed up its ids: nothing in it can be trusted, so every review it
+answers is a problem. A review the answer does not mention at all is *missing* (the caller asks again for the missing
+ones only). Nothing is ever filled in with a default.
 """
 
 from __future__ import annotations
@@ -95,7 +98,14 @@ def _check_entry(entry: dict[str, Any], fields: Sequence[FieldSpec], review: Rev
             continue
         quote = quotes.get(name)
         quote = quote if isinstance(quote, str) else ""
-        evidence[name] = Evidence(quote=quote, verified=quote_is_verbatim(quote, review.text))
+        if not quote.strip(_QUOTE_CHARS):
+            problems.append(f"field {name!r} is {value!r} but has no quote from this review")
+        elif not quote_is_verbatim(quote, review.text):
+            problems.append(f"field {name!r}: the quote {json.dumps(quote)[:80]} does not occur in this review's text")
+        else:
+            evidence[name] = Evidence(quote=quote, verified=True)
+    if problems:
+        return problems
     return ReviewAnswer(values=values, evidence=evidence)
 
 
@@ -128,10 +138,10 @@ def check_answer(content: str | None, fields: Sequence[FieldSpec], reviews: Sequ
         if not isinstance(rid, str) or rid not in by_id:
             continue  # an entry for a review we did not ask about is ignored
         if rid in seen:
-            if seen[rid] != entry:
-                out.invalid[rid] = ["the answer has two different entries for this review"]
+            out.invalid[rid] = ["the answer has more than one entry for this review (each id must appear exactly once)"]
             continue
         seen[rid] = entry
+    swapped: list[str] = []
     for rid, entry in seen.items():
         if rid in out.invalid:
             continue
@@ -140,5 +150,25 @@ def check_answer(content: str | None, fields: Sequence[FieldSpec], reviews: Sequ
             out.valid[rid] = checked
         else:
             out.invalid[rid] = checked
+            swapped += _quoted_from_other_review(entry, rid, reviews)
+    if swapped:  # ids were mixed up: no entry of this answer can be trusted to belong to its review
+        reason = f"the answer mixed up review ids ({swapped[0]}), so none of its entries can be trusted"
+        for rid in seen:
+            out.invalid.setdefault(rid, []).append(reason)
+        out.valid = {}
     out.missing = [rid for rid in by_id if rid not in seen]
+    return out
+
+
+def _quoted_from_other_review(entry: dict[str, Any], rid: str, reviews: Sequence[ReviewInput]) -> list[str]:
+    """``"<quote> under <rid> is from <other>"`` for each quote in ``entry`` that verifies against another review."""
+    raw = entry.get("evidence")
+    quotes = [q for q in raw.values() if isinstance(q, str)] if isinstance(raw, dict) else []
+    out: list[str] = []
+    for q in quotes:
+        if any(quote_is_verbatim(q, r.text) for r in reviews if r.review_id == rid):
+            continue
+        other = next((r.review_id for r in reviews if r.review_id != rid and quote_is_verbatim(q, r.text)), None)
+        if other is not None:
+            out.append(f"a quote under {rid} is from {other}")
     return out

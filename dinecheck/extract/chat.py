@@ -7,8 +7,9 @@ structured output (``response_format={"type": "json_schema", …}``); when the s
 call is repeated with ``{"type": "json_object"}``, and if that works JSON mode is used for the rest of the run. Transient failures (429, 5xx, timeouts, connection
 errors, a garbled response envelope) are retried with exponential backoff and jitter, honouring ``Retry-After``.
 Every request, retry, token and the estimated cost is counted in an :class:`~dinecheck.extract.base.ExtractionStats`;
-before each call the worst-case cost of that call is reserved against ``max_cost`` and :class:`BudgetExceeded` is
-raised instead of making a call that could overrun it.
+before each attempt (retries included) its worst-case cost is reserved against ``max_cost`` and :class:`BudgetExceeded`
+is raised instead of sending an attempt that could overrun it; an attempt whose ``usage`` is missing, negative or
+unreadable, or whose completion is lost, is charged that worst case.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import platformdirs
 
 from dinecheck.errors import BudgetExceeded, ConfigError, ExtractionError
 from dinecheck.extract.base import ExtractionStats
+from dinecheck.files import require_file
 
 ENV_BASE_URL = "DINECHECK_LLM_BASE_URL"
 ENV_MODEL = "DINECHECK_LLM_MODEL"
@@ -83,6 +85,7 @@ def default_config_path() -> Path:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    require_file(path, ConfigError)
     try:
         with path.open("rb") as fh:
             data = tomllib.load(fh)
@@ -219,9 +222,8 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
     return max(0.0, (when - (now or datetime.now(timezone.utc))).total_seconds())
 
 
-def estimate_tokens(text: str) -> int:
-    """A token estimate (one per 3 characters) for servers that report no ``usage``."""
-    return len(text) // 3 + 1
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def budget_tokens(text: str) -> int:
@@ -259,8 +261,9 @@ class ChatClient:
         p = self.config.price
         return 0.0 if p is None else (tokens_in * p.input + tokens_out * p.output) / 1_000_000
 
-    def _reserve(self, messages: list[dict[str, str]], max_tokens: int) -> float:
-        est = self._cost(sum(budget_tokens(m["content"]) for m in messages) + 16 * len(messages), max_tokens)
+    def _reserve(self, prompt_bound: int, max_tokens: int) -> float:
+        """Reserve the worst case of ONE attempt against ``max_cost`` before it is sent; BudgetExceeded if it may not."""
+        est = self._cost(prompt_bound, max_tokens)
         with self._lock:
             limit = self.config.max_cost
             if limit is not None and self.stats.cost + self._reserved + est > limit:
@@ -272,13 +275,13 @@ class ChatClient:
             self._reserved += est
         return est
 
-    def _release(self, est: float, reply: ChatReply | None) -> None:
+    def _settle(self, est: float, tokens_in: int, tokens_out: int) -> None:
+        """Release an attempt's reservation and charge what it is taken to have cost."""
         with self._lock:
             self._reserved -= est
-            if reply is not None:
-                self.stats.tokens_in += reply.tokens_in
-                self.stats.tokens_out += reply.tokens_out
-                self.stats.cost += self._cost(reply.tokens_in, reply.tokens_out)
+            self.stats.tokens_in += tokens_in
+            self.stats.tokens_out += tokens_out
+            self.stats.cost += self._cost(tokens_in, tokens_out)
 
     def _count(self, *, retry: bool) -> None:
         with self._lock:
@@ -327,29 +330,31 @@ class ChatClient:
         strict: bool = True,
         max_tokens: int = 1024,
     ) -> ChatReply:
-        """One chat completion (with retries). Raises CallFailed, BudgetExceeded, or ExtractionError when fatal."""
-        est = self._reserve(messages, max_tokens)
-        reply: ChatReply | None = None
-        try:
-            reply = self._complete(messages, schema, schema_name, strict, max_tokens)
-            return reply
-        finally:
-            self._release(est, reply)
+        """One chat completion (with retries). Raises CallFailed, BudgetExceeded, or ExtractionError when fatal.
 
-    def _complete(
-        self, messages: list[dict[str, str]], schema: dict[str, Any] | None, schema_name: str, strict: bool, max_tokens: int
-    ) -> ChatReply:
+        Every attempt (first try, retry, JSON-mode fallback) reserves its worst case — the pessimistic prompt bound plus
+        ``max_tokens`` — before it is sent, and is charged when it ends: the server's ``usage`` when it is readable
+        and non-negative, else that worst case (a completion lost to a timeout, a cut-off body or a garbled envelope
+        may still have been generated and billed); an HTTP error status is charged the prompt bound.
+        """
+        prompt_bound = sum(budget_tokens(m["content"]) for m in messages) + 16 * len(messages)
         attempt = 0
         is_retry = False
         last = "no attempt made"
         use_schema = schema is not None and self.structured
         while True:
             body = self._body(messages, schema if use_schema else None, schema_name, strict, max_tokens)
+            est = self._reserve(prompt_bound, max_tokens)
+            charge = (prompt_bound, max_tokens)  # until the attempt proves otherwise
             self._count(retry=is_retry)
+            wait: float | None = None
             try:
                 status, headers, raw = self._post(body)
-                if status == 200:
-                    reply = self._parse(raw, messages)
+                if status != 200:
+                    charge = (prompt_bound, 0)
+                else:
+                    reply = self._parse(raw, prompt_bound, max_tokens)
+                    charge = (reply.tokens_in, reply.tokens_out)
                     if schema is not None and not use_schema and self.structured:
                         self.structured = False  # JSON mode worked where json_schema was refused: keep using it
                     return reply
@@ -372,11 +377,16 @@ class ChatClient:
                 last = str(exc)
                 if attempt >= self.config.max_retries:
                     raise CallFailed(f"gave up after {attempt + 1} attempts; last: {last}") from None
-                time.sleep(self._delay(attempt, exc.retry_after))
+                wait = self._delay(attempt, exc.retry_after)
+            finally:
+                self._settle(est, *charge)
+            if wait is not None:  # settled first: a backing-off attempt holds no reservation while it sleeps
+                time.sleep(wait)
                 attempt += 1
                 is_retry = True
 
-    def _parse(self, raw: bytes, messages: list[dict[str, str]]) -> ChatReply:
+    def _parse(self, raw: bytes, prompt_bound: int, max_tokens: int) -> ChatReply:
+        """The reply of an HTTP 200; token counts from ``usage``, or the attempt's worst case when it is unusable."""
         try:
             obj = json.loads(raw)
             msg = obj["choices"][0]["message"]
@@ -388,10 +398,8 @@ class ChatClient:
         usage = obj.get("usage") if isinstance(obj, dict) else None
         tin = usage.get("prompt_tokens") if isinstance(usage, dict) else None
         tout = usage.get("completion_tokens") if isinstance(usage, dict) else None
-        if not isinstance(tin, int):
-            tin = sum(estimate_tokens(m["content"]) for m in messages)
-        if not isinstance(tout, int):
-            tout = estimate_tokens(content or "")
+        if not _is_count(tin) or not _is_count(tout):  # missing, negative or unreadable: charge the worst case
+            tin, tout = prompt_bound, max_tokens
         return ChatReply(content=content, tokens_in=tin, tokens_out=tout)
 
     def close(self) -> None:

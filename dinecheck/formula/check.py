@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -193,6 +194,8 @@ class _Checker:
         for key in TOP_LEVEL:
             if key not in raw:
                 self.error(pointer(key), f"missing required key {_r(key)}")
+        for where in _non_finite(raw, ()):
+            self.error(pointer(*where), "NaN and Infinity are not numbers a seed may hold (JSON has no such values)")
         if "task_name" in raw and not (isinstance(raw["task_name"], str) and 0 < len(raw["task_name"]) <= 200):
             self.error(pointer("task_name"), "task_name must be a string of 1–200 characters")
         if "filter" in raw:
@@ -680,6 +683,21 @@ def _kind_of(v: Any) -> str:
 
 def _a(t: str | None) -> str:
     return {"number": "a number", "string": "a string", "boolean": "a boolean", "filter": "a filter"}.get(t or "", "a value")
+
+
+def _non_finite(value: Any, at: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """The path of every NaN/Infinity float anywhere in a raw seed value (iterative: any nesting depth)."""
+    found: list[tuple[Any, ...]] = []
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, at)]
+    while stack:
+        v, where = stack.pop()
+        if isinstance(v, float) and not math.isfinite(v):
+            found.append(where)
+        elif isinstance(v, dict):
+            stack.extend((x, (*where, k)) for k, x in reversed(v.items()))
+        elif isinstance(v, list):
+            stack.extend((x, (*where, i)) for i, x in reversed(list(enumerate(v))))
+    return found
 
 
 def check_seed(raw: Any) -> CheckResult:

@@ -22,6 +22,7 @@ from typing import Any
 
 from dinecheck.dataset.models import Restaurant, Review
 from dinecheck.errors import EvaluationError, ExtractionError, Problem, SeedError, SpecError
+from dinecheck.files import NonFiniteNumber, loads_json, require_file
 from dinecheck.extract.base import ExtractionResult, Extractor, FieldSpec, ReviewInput
 from dinecheck.formula import expr as E
 from dinecheck.formula.check import CheckResult, check_seed
@@ -30,6 +31,8 @@ from dinecheck.formula.ops import BUILDERS, Frame, Predicate, ReviewRecord, Step
 from dinecheck.formula.schema import AGGREGATE_OPS, Seed
 
 MAX_SEED_BYTES = 1_000_000
+STREAM_CHUNK_REVIEWS = 2048
+"""Relevant reviews extracted per chunk by :meth:`CompiledSeed.iter_run` (enough for batching and concurrency)."""
 
 
 # ---------------------------------------------------------------------------------------------------------- results
@@ -107,7 +110,7 @@ class RestaurantResult:
 
 def load_seed_json(path: str | Path) -> Any:
     """Read a seed file as JSON (size-bounded); raises SpecError naming the file and the JSON error position."""
-    p = Path(path)
+    p = require_file(path, SpecError)
     try:
         size = p.stat().st_size
         if size > MAX_SEED_BYTES:
@@ -118,7 +121,9 @@ def load_seed_json(path: str | Path) -> Any:
     if len(data) > MAX_SEED_BYTES:
         raise SpecError(f"the seed file is larger than {MAX_SEED_BYTES} bytes", str(p))
     try:
-        return json.loads(data)
+        return loads_json(data)
+    except NonFiniteNumber as exc:
+        raise SpecError(str(exc), str(p)) from None
     except json.JSONDecodeError as exc:
         raise SpecError(f"invalid JSON ({exc.msg})", f"{p}:{exc.lineno}:{exc.colno}") from None
     except UnicodeDecodeError:
@@ -221,29 +226,34 @@ class CompiledSeed:
         self, items: Sequence[tuple[Restaurant, Sequence[Review]]], extractor: Extractor, *, trace: bool = False
     ) -> list[RestaurantResult]:
         """Filter every restaurant's reviews, extract them all in one extractor call, then compute each restaurant."""
-        return self._run_filtered([(rest, self.filter_reviews(revs)) for rest, revs in items], extractor, trace)
+        return self._run_chunk([(rest, self.filter_reviews(revs)) for rest, revs in items], extractor, trace)
 
-    def run_stream(
-        self, items: Iterable[tuple[Restaurant, Sequence[Review]]], extractor: Extractor, *, trace: bool = False,
-        batch_reviews: int = 512,
+    def iter_run(
+        self,
+        items: Iterable[tuple[Restaurant, Sequence[Review]]],
+        extractor: Extractor,
+        *,
+        trace: bool = False,
+        chunk_reviews: int | None = None,
     ) -> Iterator[RestaurantResult]:
-        """Like :meth:`run_many`, yielding results in input order while reading ``items`` lazily: restaurants are
-        gathered until their filtered reviews reach ``batch_reviews`` (one extractor call, so an LLM still works
-        concurrently across restaurants), so memory holds one batch, never the whole dataset."""
-        batch: list[tuple[Restaurant, list[Review]]] = []
+        """Like :meth:`run_many`, streamed: restaurants are extracted in chunks of about ``chunk_reviews`` relevant
+        reviews and each result is yielded as soon as it is computed, so memory (traces included) stays bounded by
+        one chunk however many restaurants there are (default :data:`STREAM_CHUNK_REVIEWS`)."""
+        limit = STREAM_CHUNK_REVIEWS if chunk_reviews is None else chunk_reviews
+        pending: list[tuple[Restaurant, list[Review]]] = []
         n = 0
         for rest, revs in items:
             kept = self.filter_reviews(revs)
-            batch.append((rest, kept))
+            pending.append((rest, kept))
             n += len(kept)
-            if n >= batch_reviews:
-                yield from self._run_filtered(batch, extractor, trace)
-                batch, n = [], 0
-        if batch:
-            yield from self._run_filtered(batch, extractor, trace)
+            if n >= limit:
+                yield from self._run_chunk(pending, extractor, trace)
+                pending, n = [], 0
+        if pending:
+            yield from self._run_chunk(pending, extractor, trace)
 
-    def _run_filtered(
-        self, filtered: Sequence[tuple[Restaurant, Sequence[Review]]], extractor: Extractor, trace: bool
+    def _run_chunk(
+        self, filtered: list[tuple[Restaurant, list[Review]]], extractor: Extractor, trace: bool
     ) -> list[RestaurantResult]:
         inputs = [
             ReviewInput(business_id=rest.business_id, review_id=r.review_id, text=r.text, meta=review_meta(r))

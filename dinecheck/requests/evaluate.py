@@ -16,13 +16,8 @@ from typing import Any
 from dinecheck import logic
 from dinecheck.dataset import Dataset, Restaurant
 from dinecheck.errors import EvaluationError
-from dinecheck.requests.evidence import (
-    REGEX_TIMEOUT_S,
-    ConditionOutcome,
-    RegexBudgetExceeded,
-    ReviewIndex,
-    make_evaluator,
-)
+from dinecheck.requests.evidence import REGEX_TIMEOUT_S, ConditionOutcome, ReviewIndex, make_evaluator
+from dinecheck.requests.patterns import REGEX_REQUEST_BUDGET_S, REGEX_RUN_BUDGET_S, RegexBudget, RegexBudgetExceeded
 from dinecheck.requests.schema import Condition, OperatorNode, Request
 
 
@@ -105,9 +100,16 @@ def evidence_key(cond: Condition) -> str:
 class Engine:
     """Evaluates requests over one dataset, sharing work across requests."""
 
-    def __init__(self, dataset: Dataset, *, regex_timeout_s: float = REGEX_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        dataset: Dataset,
+        *,
+        regex_timeout_s: float = REGEX_TIMEOUT_S,
+        regex_request_budget_s: float = REGEX_REQUEST_BUDGET_S,
+        regex_run_budget_s: float = REGEX_RUN_BUDGET_S,
+    ) -> None:
         self.dataset = dataset
-        self.index = ReviewIndex(dataset, regex_timeout_s)
+        self.index = ReviewIndex(dataset, RegexBudget(regex_timeout_s, regex_request_budget_s, regex_run_budget_s))
         self._evaluators: dict[str, Any] = {}
         self._outcomes: dict[tuple[str, int], ConditionOutcome] = {}
 
@@ -120,12 +122,13 @@ class Engine:
         return ev
 
     def _evaluate_leaf(self, key: str, request_id: str, pointer: str, aspect: str, r: Restaurant) -> ConditionOutcome:
+        self.index.budget.account = request_id  # regex work is charged to the request that first needs it
         try:
             return self._evaluators[key].evaluate(r, self.index)
         except RegexBudgetExceeded as exc:
             raise EvaluationError(
-                f"pattern {exc.pattern!r} ran longer than {self.index.timeout_s:g} s on review {exc.review_id} "
-                f"of restaurant {r.business_id}; use a simpler pattern",
+                f"pattern {exc.pattern!r} stopped on review {exc.review_id} of restaurant {r.business_id}: {exc.why}; "
+                "use a simpler pattern",
                 f"request {request_id} {pointer} ({aspect})",
             ) from None
 

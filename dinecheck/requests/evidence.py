@@ -2,8 +2,9 @@
 
 The rules are exactly those of evidence_semantics.md §3–§6; every outcome names the rule that decided it and carries
 the evidence a user needs to see *why* (§7). Review-text searches go through :class:`ReviewIndex`, which compiles each
-distinct pattern once, caches the matching reviews per (pattern, restaurant) and bounds every search with a timeout
-(patterns come from untrusted requests).
+distinct pattern once, caches the matching reviews per (pattern, restaurant) and charges every search to a
+:class:`~dinecheck.requests.patterns.RegexBudget` (per search, per request, per run: patterns come from untrusted
+requests).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import regex
 
 from dinecheck.dataset import Dataset, Restaurant, Review
 from dinecheck.requests.decode import MISSING, describe_value, resolve_path, text_form, value_matches
+from dinecheck.requests.patterns import RegexBudget
 from dinecheck.requests.schema import (
     REGEX_FLAGS,
     ItemMetaEvidence,
@@ -41,20 +43,12 @@ class ConditionOutcome:
     evidence: dict[str, Any] = field(default_factory=dict)
 
 
-class RegexBudgetExceeded(Exception):
-    """Internal: a search ran over REGEX_TIMEOUT_S; the engine turns it into an EvaluationError with a location."""
-
-    def __init__(self, pattern: str, review_id: str) -> None:
-        super().__init__(pattern, review_id)
-        self.pattern, self.review_id = pattern, review_id
-
-
 class ReviewIndex:
     """Per-dataset caches for review evidence: compiled patterns, matching reviews, credibility values, circles."""
 
-    def __init__(self, dataset: Dataset, timeout_s: float = REGEX_TIMEOUT_S) -> None:
+    def __init__(self, dataset: Dataset, budget: RegexBudget | None = None) -> None:
         self.dataset = dataset
-        self.timeout_s = timeout_s
+        self.budget = budget if budget is not None else RegexBudget(REGEX_TIMEOUT_S)
         self._compiled: dict[str, Any] = {}
         self._matches: dict[str, dict[str, tuple[int, ...]]] = {}  # business_id -> pattern -> hits
         self._ascii: dict[str, tuple[str, list[int], tuple[bool, ...]]] = {}
@@ -117,11 +111,8 @@ class ReviewIndex:
         if todo:
             compiled = self.compile(pattern)
             for i in todo:
-                try:
-                    if compiled.search(revs[i].text, timeout=self.timeout_s):
-                        hits.add(i)
-                except TimeoutError:
-                    raise RegexBudgetExceeded(pattern, revs[i].review_id) from None
+                if self.budget.search(compiled, revs[i].text, pattern, revs[i].review_id):
+                    hits.add(i)
         got = tuple(sorted(hits))
         per[pattern] = got
         return got
@@ -142,10 +133,7 @@ class ReviewIndex:
                 low = text.lower()
                 hit = any(lit in low for lit in literals)
             else:
-                try:
-                    hit = self.compile(pattern).search(text, timeout=self.timeout_s) is not None
-                except TimeoutError:
-                    raise RegexBudgetExceeded(pattern, revs[i].review_id) from None
+                hit = self.budget.search(self.compile(pattern), text, pattern, revs[i].review_id)
             if hit:
                 out.append(i)
         return tuple(out)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from dinecheck.errors import DataError, RequestError
+from dinecheck.files import NonFiniteNumber, loads_json, require_file
 from dinecheck.requests.schema import Request, parse_request
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -22,6 +23,7 @@ MAX_REQUEST_BYTES = 256 * 1024
 
 
 def _read(path: Path, limit: int) -> bytes:
+    require_file(path, RequestError)  # a directory, FIFO or dangling link is named, never opened
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -38,7 +40,9 @@ def _decode(raw: bytes, where: str) -> Any:
     if len(raw) > MAX_REQUEST_BYTES:
         raise RequestError(f"a request is {len(raw)} bytes, more than the limit of {MAX_REQUEST_BYTES}", where)
     try:
-        return json.loads(raw)
+        return loads_json(raw)
+    except NonFiniteNumber as exc:
+        raise RequestError(str(exc), where) from None
     except json.JSONDecodeError as exc:
         raise RequestError(f"invalid JSON ({exc.msg} at column {exc.colno})", where) from None
     except UnicodeDecodeError:
@@ -93,8 +97,8 @@ def load_groundtruth(path: str | Path) -> dict[str, str]:
             continue
         where = f"{p}:{lineno}"
         try:
-            obj = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            obj = loads_json(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, NonFiniteNumber):
             raise DataError("invalid JSON", where) from None
         if not isinstance(obj, dict):
             raise DataError("expected a JSON object", where)

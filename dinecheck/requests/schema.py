@@ -16,6 +16,7 @@ import regex
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
 from dinecheck.errors import RequestError
+from dinecheck.requests.patterns import backtracking_risk
 
 MAX_DEPTH = 64
 """Deepest allowed nesting of JSON containers in one request (the benchmark needs about 12)."""
@@ -110,6 +111,9 @@ class ReviewTextEvidence(_Strict):
             regex.compile(v, REGEX_FLAGS)
         except (regex.error, OverflowError, RecursionError, ValueError) as exc:
             raise ValueError(f"not a valid regular expression ({exc})") from None
+        risk = backtracking_risk(v)
+        if risk is not None:
+            raise ValueError(f"the pattern can take exponential time on some texts: {risk}; rewrite it") from None
         return v
 
     @model_validator(mode="after")

@@ -96,6 +96,33 @@ def test_run_one_restaurant_with_trace_and_human_table(cli, g1a) -> None:
     assert expected[bid]["name"] in human.out and "FINAL_RISK_SCORE" in human.out and "IS_INCIDENT [filter]  reviews:" in human.out
 
 
+@pytest.mark.parametrize("as_json", [True, False])
+def test_run_with_trace_streams_each_restaurant_before_computing_the_next(cli, g1a, monkeypatch, as_json) -> None:
+    import sys
+
+    from dinecheck.formula import run as run_mod
+
+    monkeypatch.setattr(run_mod, "STREAM_CHUNK_REVIEWS", 1)
+    printed_before: list[int] = []
+    original = run_mod.CompiledSeed.evaluate
+
+    def evaluate(self, *args, **kwargs):
+        printed_before.append(sys.stdout.getvalue().count("\n"))  # lines already written when this one is computed
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(run_mod.CompiledSeed, "evaluate", evaluate)
+    r = cli("seed", "run", g1a / "g1a_v2_seed.json", "--data", g1a, "--extractor",
+            f"replay:{g1a / 'recorded_extractions.jsonl'}", "--trace", *(["--json"] if as_json else []))
+    assert r.code in (0, 1), r
+    n = len(printed_before)
+    assert n > 3
+    assert printed_before[0] == 0 and printed_before[-1] > 0  # the last one is computed after the first was printed
+    assert printed_before == sorted(printed_before)
+    if as_json:
+        assert all(i - 3 <= k <= i for i, k in enumerate(printed_before))  # never more than a chunk behind
+        assert all("trace" in json.loads(line) for line in r.out.splitlines())
+
+
 def test_run_incomplete_exits_1_and_lists_failed_reviews(cli, g1a, tmp_path) -> None:
     recorded = (g1a / "recorded_extractions.jsonl").read_text().splitlines()
     first = json.loads(recorded[0])

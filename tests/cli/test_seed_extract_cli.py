@@ -100,7 +100,7 @@ def test_invalid_answers_surface_as_invalid_with_the_reason(cli, g1a, fake, tmp_
     target = "8p3BbQwgk9bDsWL0cXEzmg"  # a review with non-none recorded labels
     fake.control(faults=[{"kind": "out_of_enum", "review_id": target, "times": 2, "repairs": True}])
     r = extract(cli, g1a, "--json", *llm_args(fake, tmp_path))
-    assert r.code == 0
+    assert r.code == 1  # any invalid review: exit 1 (the output is still complete)
     lines, summary = parse(r.out)
     bad = [x for x in lines if x["review_id"] == target]
     assert bad == [{
@@ -153,6 +153,25 @@ def test_replay_extractor_through_seed_extract(cli, g1a, recorded):
     lines, summary = parse(r.out)
     assert {x["review_id"]: x["extraction"] for x in lines} == {x["review_id"]: recorded[x["review_id"]] for x in lines}
     assert summary["calls"] == 0 and summary["reviews"] == 253
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_exit_1_when_any_review_is_error(cli, g1a, tmp_path, as_json):
+    recorded_lines = (g1a / "recorded_extractions.jsonl").read_text().splitlines()
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")  # every review is "error" (no recorded extraction)
+    r = extract(cli, g1a, *(["--json"] if as_json else []), "--extractor", f"replay:{empty}")
+    assert r.code == 1, r
+    if as_json:
+        lines, summary = parse(r.out)
+        assert summary["statuses"] == {"error": 253} and summary["budget_exceeded"] is None
+    # one missing record is enough
+    first = json.loads(recorded_lines[0])["review_id"]
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text("\n".join(x for x in recorded_lines if json.loads(x)["review_id"] != first) + "\n")
+    r = extract(cli, g1a, "--json", "--extractor", f"replay:{partial}")
+    assert r.code == 1
+    assert parse(r.out)[1]["statuses"] == {"ok": 252, "error": 1}
 
 
 @pytest.mark.parametrize(

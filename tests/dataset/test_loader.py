@@ -151,3 +151,80 @@ def test_social_graph_circles() -> None:
     assert g.circle(["Nobody"], 2) == frozenset({"Nobody"})
     assert g.friends_of("B") == frozenset({"A", "D"})  # self-loops dropped
     assert len(g) == 5
+
+
+# -- unusual files (issue 10, item 3) ----------------------------------------------------------------------------
+def _dataset_with_reviews_as(tmp_path, kind: str):
+    import os
+
+    d = tmp_path / "ds"
+    d.mkdir()
+    (d / "restaurants.jsonl").write_text('{"business_id": "B1", "name": "One"}\n')
+    rev = d / "reviews.jsonl"
+    if kind == "directory":
+        rev.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(rev)
+    else:
+        rev.symlink_to(d / "nowhere.jsonl")
+    return d, rev
+
+
+@pytest.mark.parametrize(
+    ("kind", "why"),
+    [
+        ("directory", "is a directory, not a file"),
+        ("fifo", "is a named pipe (FIFO), not a regular file"),
+        ("dangling", "is a symbolic link to a file that does not exist"),
+    ],
+)
+def test_reviews_file_that_is_not_a_regular_file_is_an_error_even_when_lenient(tmp_path, kind, why):
+    d, rev = _dataset_with_reviews_as(tmp_path, kind)
+    for lenient in (False, True):
+        with pytest.raises(DataError) as ei:
+            load_dataset(d, lenient=lenient)
+        assert (ei.value.location, ei.value.reason) == (str(rev), why)
+
+
+def test_social_json_that_is_a_fifo_is_named_and_never_opened(tmp_path):
+    import os
+
+    d = tmp_path / "ds"
+    d.mkdir()
+    (d / "restaurants.jsonl").write_text('{"business_id": "B1", "name": "One"}\n')
+    os.mkfifo(d / "social.json")
+    with pytest.raises(DataError, match="social.json: is a named pipe"):
+        load_dataset(d)
+
+
+def test_restaurants_file_that_is_a_directory_is_named(tmp_path):
+    d = tmp_path / "ds"
+    (d / "restaurants.jsonl").mkdir(parents=True)
+    with pytest.raises(DataError) as ei:
+        load_dataset(d)
+    assert str(ei.value) == f"{d / 'restaurants.jsonl'}: is a directory, not a file"
+
+
+# -- non-finite numbers (issue 10, item 5) ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("stars", "reason"),
+    [
+        ("NaN", "NaN is not a number JSON allows (NaN and Infinity are not JSON)"),
+        ("Infinity", "Infinity is not a number JSON allows (NaN and Infinity are not JSON)"),
+        ("-Infinity", "-Infinity is not a number JSON allows (NaN and Infinity are not JSON)"),
+        ("1e999", "'stars' is inf, not a finite number"),
+    ],
+)
+def test_non_finite_stars_are_rejected_naming_file_and_line(tmp_path, stars, reason):
+    d = tmp_path / "ds"
+    d.mkdir()
+    (d / "restaurants.jsonl").write_text('{"business_id": "B1", "name": "One"}\n')
+    (d / "reviews.jsonl").write_text(
+        '{"review_id": "R1", "business_id": "B1", "text": "ok", "stars": 4}\n'
+        '{"review_id": "R2", "business_id": "B1", "text": "ok", "stars": ' + stars + "}\n"
+    )
+    with pytest.raises(DataError) as ei:
+        load_dataset(d)
+    assert (ei.value.location, ei.value.reason) == (f"{d / 'reviews.jsonl'}:2", reason)
+    ds, report = load_dataset(d, lenient=True)
+    assert [r.review_id for r in ds.reviews["B1"]] == ["R1"] and report.warnings == [f"{d / 'reviews.jsonl'}:2: {reason}"]

@@ -106,7 +106,7 @@ def test_damaged_parquet_is_named(tmp_path: Path) -> None:
         load_dataset(out)
     (out / "restaurants.parquet").unlink()
     (out / "restaurants.parquet").mkdir()
-    with pytest.raises(DataError, match=r"restaurants.parquet: is a directory, expected a regular file"):
+    with pytest.raises(DataError, match=r"restaurants.parquet: is a directory, not a file"):
         load_dataset(out)
 
 

@@ -146,9 +146,10 @@ def test_identical_labels_despite_injected_faults(fake, fields, reviews, recorde
     assert set(applied) == {"429", "500", "503", "drop", "envelope", "slow", "malformed", "out_of_enum",
                             "missing_field", "partial", "fabricated_quote"}
     assert ex.stats.retries >= applied["429"] + applied["500"] + applied["503"] + applied["drop"] + applied["slow"]
+    # the fabricated quote made that review invalid; its repair (not faulted) answered with a verified quote
     fabricated = next(r for r in res if r.review_id == pos[0])
-    assert fabricated.evidence and all(not e.verified for e in fabricated.evidence.values())
-    assert all(e.verified for r in res if r.review_id != pos[0] for e in r.evidence.values())
+    assert fabricated.evidence and all(e.verified for e in fabricated.evidence.values())
+    assert all(e.verified for r in res for e in r.evidence.values())
     assert fake.stats()["repair_requests"] >= 1
 
 
@@ -218,6 +219,85 @@ def test_a_review_the_model_never_answers_is_invalid(fake, fields, reviews):
     assert res[1].status == "invalid" and res[1].values == {}
     assert res[1].error == "the model's answers never included this review (3 asks)"
     assert fake.stats()["asks"]["no-such-review-id"] == 3
+
+
+# -- swapped ids in batch answers (issue 10, item 1) --------------------------------------------------------------
+def test_swapped_ids_in_every_batch_answer_never_become_ok_and_are_not_cached(fake, fields, reviews, recorded, tmp_path):
+    pos = positives(recorded, reviews)
+    # every answer (repairs included) sends each entry under the next requested review's id
+    fake.control(faults=[{"kind": "swap_ids", "every": 1, "repairs": True}])
+    ex, res = run(config(fake, tmp_path, batch_size=50, concurrency=2), fields, reviews)
+    by_id = {r.review_id: r for r in res}
+    for rid in pos:  # the reviews with a real incident are never answered with another review's labels
+        assert by_id[rid].status == "invalid" and by_id[rid].values == {}
+        assert "mixed up review ids" in by_id[rid].error
+    for r in res:  # every review is either invalid or carries exactly its own recorded labels
+        assert r.status in ("ok", "invalid")
+        if r.status == "ok":
+            assert r.values == recorded[r.review_id]
+    invalid = [r.review_id for r in res if r.status == "invalid"]
+    assert len(invalid) >= len(pos) and all(by_id[rid].values == {} for rid in invalid)
+    # nothing that did not verify was cached: a clean re-run asks exactly for those reviews again
+    fake.control(reset=True)
+    ex2, res2 = run(config(fake, tmp_path, batch_size=50, concurrency=2), fields, reviews)
+    assert ex2.stats.cache_hits == len(reviews) - len(invalid)
+    assert sorted(fake.stats()["asks"]) == sorted(invalid)
+    assert labels(res2) == {r.review_id: recorded[r.review_id] for r in reviews}
+
+
+def test_swapped_ids_once_are_repaired_to_the_right_labels(fake, fields, reviews, recorded):
+    pos = positives(recorded, reviews)
+    fake.control(faults=[{"kind": "swap_ids", "review_id": pos[0], "times": 1}])
+    _, res = run(config(fake, batch_size=50), fields, reviews)
+    assert [r.status for r in res] == ["ok"] * len(reviews)
+    assert labels(res) == {r.review_id: recorded[r.review_id] for r in reviews}
+    assert fake.stats()["faults_applied"] == {"swap_ids": 1} and fake.stats()["repair_requests"] == 1
+
+
+# -- budget: every attempt is charged (issue 10, item 2) ---------------------------------------------------------
+PRICE = Price(input=1000.0, output=2000.0)  # USD per million tokens
+
+
+def per_attempt_floor(fields) -> float:
+    """The least an attempt without readable usage is charged: its requested max_tokens at the output price."""
+    from dinecheck.extract.llm import max_answer_tokens
+
+    return max_answer_tokens(len(fields), 1) * PRICE.output / 1e6
+
+
+@pytest.mark.parametrize("kind", ["negative_usage", "no_usage"])
+@pytest.mark.parametrize("concurrency", [1, 8])
+def test_missing_or_negative_usage_is_charged_the_worst_case(fake, fields, reviews, kind, concurrency):
+    fake.control(faults=[{"kind": kind, "every": 1}])
+    ex, res = run(config(fake, concurrency=concurrency, max_cost=5.0, price=PRICE), fields, reviews[:20])
+    s = ex.stats
+    floor = per_attempt_floor(fields)
+    assert 1 <= s.calls <= int(5.0 // floor) < 20  # the budget stopped the run
+    assert s.calls * floor <= s.cost <= 5.0
+    assert s.tokens_out == s.calls * round(floor * 1e6 / PRICE.output)
+    assert isinstance(ex.budget_error, BudgetExceeded)
+    assert sum(r.status == "ok" for r in res) == s.calls
+    assert fake.stats()["requests"] == s.calls
+
+
+@pytest.mark.parametrize("concurrency", [1, 8])
+def test_lost_completions_are_charged_and_retries_stop_at_the_budget(fake, fields, reviews, concurrency):
+    fake.control(faults=[{"kind": "truncated", "every": 1}])  # every body is cut off after the server answered
+    ex, res = run(config(fake, concurrency=concurrency, max_cost=5.0, price=PRICE, max_retries=5), fields, reviews[:20])
+    s = ex.stats
+    floor = per_attempt_floor(fields)
+    assert 1 <= s.calls <= int(5.0 // floor)
+    assert s.calls * floor <= s.cost <= 5.0
+    assert fake.stats()["requests"] == s.calls
+    assert all(r.status == "error" for r in res)
+    assert isinstance(ex.budget_error, BudgetExceeded)
+
+
+def test_slow_answers_after_the_timeout_are_charged(fake, fields, reviews):
+    fake.control(faults=[{"kind": "slow", "delay": 1.0, "times": 2}])
+    ex, res = run(config(fake, concurrency=1, timeout=0.3, price=PRICE), fields, reviews[:1])
+    assert res[0].status == "ok" and ex.stats.calls == 3
+    assert ex.stats.cost >= 2 * per_attempt_floor(fields)
 
 
 # -- structured output fallback, retries, timeouts ---------------------------------------------------------------

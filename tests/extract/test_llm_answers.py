@@ -81,10 +81,10 @@ def test_cache_key_covers_model_version_fields_text_and_shown_meta_but_not_the_r
 
 
 # -- answer validation --------------------------------------------------------------------------------------------
-def test_valid_batch_answer_with_verified_and_unverified_quotes():
+def test_valid_batch_answer_with_verified_quotes():
     ans = {
         "reviews": [
-            entry("r1", "mild", "positive", {"severity": "my son had hives", "staff": "the manager hugged us"}),
+            entry("r1", "mild", "positive", {"severity": "my son had hives", "staff": "Staff were kind"}),
             entry("r2"),
         ]
     }
@@ -93,10 +93,29 @@ def test_valid_batch_answer_with_verified_and_unverified_quotes():
     assert chk.valid["r1"].values == {"severity": "mild", "staff": "positive"}
     assert chk.valid["r1"].evidence == {
         "severity": Evidence("my son had hives", True),
-        "staff": Evidence("the manager hugged us", False),
+        "staff": Evidence("Staff were kind", True),
     }
     assert chk.valid["r2"].values == {"severity": "none", "staff": "none"}
     assert chk.valid["r2"].evidence == {}
+
+
+def test_a_quote_that_is_not_in_the_review_makes_it_invalid():
+    ans = {"reviews": [entry("r1", "mild", "positive", {"severity": "my son had hives", "staff": "the manager hugged us"})]}
+    chk = check_answer(json.dumps(ans), FIELDS, [R1])
+    assert chk.valid == {}
+    assert chk.invalid == {"r1": ["field 'staff': the quote \"the manager hugged us\" does not occur in this review's text"]}
+
+
+def test_swapped_ids_make_every_entry_of_the_answer_invalid():
+    # r1's labels are sent under r2's id and r2's (all none) under r1's
+    ans = {"reviews": [entry("r2", "mild", "none", {"severity": "my son had hives"}), entry("r1")]}
+    chk = check_answer(json.dumps(ans), FIELDS, [R1, R2])
+    assert chk.valid == {} and chk.missing == []
+    reason = "the answer mixed up review ids (a quote under r2 is from r1), so none of its entries can be trusted"
+    assert chk.invalid == {
+        "r2": ["field 'severity': the quote \"my son had hives\" does not occur in this review's text", reason],
+        "r1": [reason],
+    }
 
 
 def test_out_of_enum_and_missing_field_are_problems_never_defaults():
@@ -142,17 +161,21 @@ def test_fenced_json_and_single_object_answers_are_accepted():
     assert list(check_answer(json.dumps(entry("r2")), FIELDS, [R2]).valid) == ["r2"]
 
 
-def test_conflicting_duplicate_entries_are_invalid_identical_ones_fine():
-    same = {"reviews": [entry("r2"), entry("r2")]}
-    assert list(check_answer(json.dumps(same), FIELDS, [R2]).valid) == ["r2"]
-    diff = {"reviews": [entry("r2"), entry("r2", "mild")]}
-    assert check_answer(json.dumps(diff), FIELDS, [R2]).invalid == {"r2": ["the answer has two different entries for this review"]}
+@pytest.mark.parametrize("second", [entry("r2"), entry("r2", "mild")])
+def test_an_id_echoed_twice_is_invalid_even_when_both_entries_agree(second):
+    chk = check_answer(json.dumps({"reviews": [entry("r2"), second, entry("r1")]}), FIELDS, [R1, R2])
+    assert chk.invalid == {"r2": ["the answer has more than one entry for this review (each id must appear exactly once)"]}
+    assert list(chk.valid) == ["r1"]
 
 
-def test_non_none_value_without_quote_is_kept_unverified():
-    ans = {"reviews": [{"review_id": "r1", "severity": "mild", "staff": "none"}]}
-    chk = check_answer(json.dumps(ans), FIELDS, [R1])
-    assert chk.valid["r1"].evidence == {"severity": Evidence("", False)}
+@pytest.mark.parametrize("evidence", [None, {"severity": ""}, {"severity": '""'}, {"severity": 7}])
+def test_non_none_value_without_quote_is_invalid(evidence):
+    obj = {"review_id": "r1", "severity": "mild", "staff": "none"}
+    if evidence is not None:
+        obj["evidence"] = evidence
+    chk = check_answer(json.dumps({"reviews": [obj]}), FIELDS, [R1])
+    assert chk.valid == {}
+    assert chk.invalid == {"r1": ["field 'severity' is 'mild' but has no quote from this review"]}
 
 
 # -- quotes -------------------------------------------------------------------------------------------------------

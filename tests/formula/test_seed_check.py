@@ -340,3 +340,42 @@ def test_check_never_crashes_on_mutated_seeds(data: st.DataObject) -> None:
     assert all(isinstance(p, Problem) and p.reason for p in result.problems)
     if result.ok:
         compile_seed(seed)  # a seed that passes the check must compile
+
+
+# -- non-finite numbers (issue 10, item 5) ------------------------------------------------------------------------
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")])
+def test_a_non_finite_const_or_table_value_is_an_error(bad: float) -> None:
+    def mutate(seed: dict[str, Any]) -> None:
+        seed["compute"].append({"name": "K", "op": "const", "value": bad})
+        seed["compute"][4]["table"]["Thai"] = bad
+        seed["output"].append("K")
+
+    errors = [p for p in run_check(mutate) if p[0] == "error"]
+    reason = "NaN and Infinity are not numbers a seed may hold (JSON has no such values)"
+    assert ("error", "/compute/4/table/Thai", reason) in errors
+    assert ("error", "/compute/7/value", reason) in errors
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
+def test_seed_check_rejects_nan_literals_in_the_file(cli, tmp_path, token: str) -> None:
+    seed = base_seed()
+    seed["compute"].insert(0, {"name": "K", "op": "const", "value": "PLACEHOLDER"})
+    seed["output"].append("K")
+    f = tmp_path / "seed.json"
+    f.write_text(json.dumps(seed).replace('"PLACEHOLDER"', token))
+    r = cli("seed", "check", f)
+    assert (r.code, r.out) == (2, "")
+    assert r.err == f"error: {f}: {token} is not a number JSON allows (NaN and Infinity are not JSON)\n"
+
+
+def test_seed_check_reports_an_overflowing_const(cli, tmp_path) -> None:
+    seed = base_seed()
+    seed["compute"].insert(0, {"name": "K", "op": "const", "value": 1})
+    seed["output"].append("K")
+    f = tmp_path / "seed.json"
+    f.write_text(json.dumps(seed).replace('"value": 1}', '"value": 1e999}'))
+    r = cli("seed", "check", f, "--json")
+    assert r.code == 2
+    problems = json.loads(r.out)["problems"]
+    assert {"severity": "error", "pointer": "/compute/0/value",
+            "reason": "NaN and Infinity are not numbers a seed may hold (JSON has no such values)"} in problems

@@ -124,7 +124,7 @@ def test_request_file_errors(tmp_path) -> None:
     f.write_text("\n \n")
     with pytest.raises(RequestError, match="the file holds no requests"):
         load_requests(f)
-    with pytest.raises(RequestError, match="cannot read the file"):
+    with pytest.raises(RequestError, match="no such file"):
         load_requests(tmp_path / "missing.jsonl")
     one = tmp_path / "one.json"
     one.write_text(json.dumps(req({"op": "AND", "args": [OK_LEAF]}), indent=2))
@@ -149,3 +149,13 @@ def test_json_schema_export() -> None:
     kinds = {d["properties"]["kind"]["const"] for name, d in schema["$defs"].items() if name.endswith("Evidence")}
     assert kinds == {"item_meta", "item_meta_hours", "review_text", "review_meta"}
     assert schema["$defs"]["OperatorNode"]["properties"]["op"]["enum"] == ["AND", "OR", "NOT"]
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
+def test_a_request_with_a_non_finite_number_is_rejected_naming_the_line(tmp_path, token) -> None:
+    f = tmp_path / "r.jsonl"
+    f.write_text('{"id": "Q", "structure": {"aspect": "a", "evidence": {"kind": "item_attribute", '
+                 '"path": ["stars"], "min": ' + token + "}}}\n")
+    with pytest.raises(RequestError) as ei:
+        load_requests(f)
+    assert (ei.value.location, ei.value.reason) == (f"{f}:1", f"{token} is not a number JSON allows (NaN and Infinity are not JSON)")

@@ -13,7 +13,10 @@ Run ``python tests/support/fake_llm.py --data DIR [--seed-answers FILE] [--laten
   ``{"kind", "times"?: n, "every"?: n, "review_id"?: id, "retry_after"?: s, "delay"?: s, "repairs"?: bool}``; kinds:
   ``400``, ``429`` (with ``Retry-After``), ``500``, ``503``, ``slow`` (answers after ``delay`` s), ``drop`` (closes the
   connection), ``envelope`` (HTTP 200 with a non-JSON body), ``malformed`` (message content is not JSON),
-  ``out_of_enum``, ``missing_field``, ``partial`` (omits the second half of a batch), ``fabricated_quote``. At most one
+  ``out_of_enum``, ``missing_field``, ``partial`` (omits the second half of a batch), ``fabricated_quote``, ``swap_ids``
+  (each entry of a batch answer is sent under the next requested review's id), ``no_usage`` / ``negative_usage`` (the
+  ``usage`` object is left out / holds negative counts), ``truncated`` (HTTP 200 whose body stops half-way while
+  ``Content-Length`` promises all of it, then the connection closes: the answer was generated but is lost). At most one
   fault applies per request, the first that matches; ``times`` (default 1, or unlimited with ``every``) counts uses;
   content faults skip repair requests unless ``repairs`` is true.
 * ``GET /_stats`` — request counts, faults applied, response formats, temperatures, batch sizes, asks per review id.
@@ -34,7 +37,7 @@ from typing import Any
 
 _ID = re.compile(r'"review_id":\s*"([^"]+)"')
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
-CONTENT_FAULTS = {"malformed", "out_of_enum", "missing_field", "partial", "fabricated_quote"}
+CONTENT_FAULTS = {"malformed", "out_of_enum", "missing_field", "partial", "fabricated_quote", "swap_ids"}
 
 
 class State:
@@ -127,6 +130,10 @@ def extraction_answer(state: State, ids: list[str], fault: dict[str, Any] | None
             e["evidence"] = {k: "the staff served us a unicorn steak" for k in e["evidence"]}
     if kind == "partial":
         entries = entries[: len(entries) // 2]
+    if kind == "swap_ids" and len(entries) > 1:
+        ids_in_order = [e["review_id"] for e in entries]
+        for i, e in enumerate(entries):
+            e["review_id"] = ids_in_order[(i + 1) % len(entries)]
     if kind == "malformed":
         return '{"reviews": [{"review_id": oops'
     return json.dumps({"reviews": entries})
@@ -257,16 +264,31 @@ class Handler(BaseHTTPRequestHandler):
                 st.seed_index += 1
             content = ans if isinstance(ans, str) else json.dumps(ans)
         tokens_in = sum(len(str(m.get("content", ""))) for m in messages) // 4
-        self._json(
-            200,
-            {
-                "id": "chatcmpl-fake",
-                "object": "chat.completion",
-                "model": body["model"],
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": tokens_in, "completion_tokens": len(content) // 4},
-            },
-        )
+        reply: dict[str, Any] = {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "model": body["model"],
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": tokens_in, "completion_tokens": len(content) // 4},
+        }
+        if kind == "no_usage":
+            del reply["usage"]
+        elif kind == "negative_usage":
+            reply["usage"] = {"prompt_tokens": -100000, "completion_tokens": -153000}
+        if kind == "truncated":
+            raw = json.dumps(reply).encode()
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw[: len(raw) // 2])
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
+        self._json(200, reply)
 
 
 class Server(ThreadingHTTPServer):
