@@ -41,6 +41,7 @@ SUBCOMMANDS = {
                          "Places that fit a request, ranked by allergy evidence for the profile, with reasons."),
     "serve": Subcommand("dinecheck.cli.serve", "serve", "Serve the web app (find a place, restaurant pages, label "
                         "checks, benchmark) and the JSON API."),
+    "dataset": Subcommand("dinecheck.cli.dataset", "app", "Dataset formats: convert JSONL directories to Parquet."),
 }  # fmt: skip
 
 

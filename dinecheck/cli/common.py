@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
     from dinecheck.dataset import Dataset, Restaurant
 
 LenientOpt = typer.Option(False, "--lenient", help="Skip bad dataset lines with a counted warning instead of failing.")
-DataDirOpt = Annotated[Path, typer.Option("--data", help="Dataset directory (restaurants.jsonl, reviews.jsonl).")]
+DataDirOpt = Annotated[Path, typer.Option("--data", help="Dataset directory (JSONL or Parquet; see docs/data.md).")]
 RestaurantOpt = Annotated[
     list[str] | None, typer.Option("--restaurant", help="Only this restaurant: business_id or unique name "
                                                            "(repeatable).")
@@ -70,11 +72,20 @@ def _non_finite_path(obj: Any, at: str) -> str | None:
     return None
 
 
-def load_data(data: Path, lenient: bool) -> Dataset:
-    """Load a dataset; in lenient mode print every skipped line and the count to stderr."""
+def load_data(data: Path, lenient: bool, *, stream: bool | None = None) -> Dataset:
+    """Load a dataset (either format); in lenient mode print every skipped line and the count to stderr.
+
+    ``DINECHECK_STREAM`` (``auto`` | ``always`` | ``never``) overrides when a JSONL dataset is streamed.
+    """
+    if stream is None:
+        mode = os.environ.get("DINECHECK_STREAM", "auto").strip().lower()
+        if mode not in ("auto", "always", "never"):
+            raise DataError("expected auto, always or never", f"DINECHECK_STREAM={mode}")
+        stream = {"auto": None, "always": True, "never": False}[mode]
     from dinecheck.dataset import load_dataset  # imported when a command needs it: `dinecheck --help` stays light
 
-    ds, report = load_dataset(data, lenient=lenient)
+    ds, report = load_dataset(data, lenient=lenient, stream=stream)
+    gc.freeze()  # what stays loaded for the whole command is left out of the collector's passes from now on
     if report.skipped:
         for w in report.warnings:
             print(f"warning: skipped {w}", file=sys.stderr)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import json
 import math
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -39,42 +40,50 @@ class LoadReport:
 
 def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | DataError]]:
     """Yield ``(line_number, object)`` for each non-blank line, or a DataError for a line that is not a JSON object."""
+    for lineno, _offset, obj in iter_jsonl_offsets(path):
+        yield lineno, obj
+
+
+def iter_jsonl_offsets(path: Path) -> Iterator[tuple[int, int, dict[str, Any] | DataError]]:
+    """Like :func:`iter_jsonl`, with the byte offset at which each line starts."""
     require_file(path)
     try:
         fh = path.open("rb")
     except OSError as exc:
         raise DataError(f"cannot read the file ({exc.strerror})", str(path)) from None
     with fh:
-        lineno = 0
+        lineno, pos = 0, 0
         while True:
             raw = fh.readline(MAX_LINE_BYTES + 1)  # bounded: a huge line never sits in memory whole
             if not raw:
                 break
+            start, pos = pos, pos + len(raw)
             lineno += 1
             loc = f"{path}:{lineno}"
             if len(raw) > MAX_LINE_BYTES:
                 while raw and not raw.endswith(b"\n"):  # skip the rest of the over-long line
                     raw = fh.readline(MAX_LINE_BYTES)
-                yield lineno, DataError(f"line is longer than {MAX_LINE_BYTES} bytes", loc)
+                    pos += len(raw)
+                yield lineno, start, DataError(f"line is longer than {MAX_LINE_BYTES} bytes", loc)
                 continue
             if not raw.strip():
                 continue
             try:
                 obj = loads_json(raw)
             except NonFiniteNumber as exc:
-                yield lineno, DataError(str(exc), loc)
+                yield lineno, start, DataError(str(exc), loc)
                 continue
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                 msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "not valid UTF-8"
-                yield lineno, DataError(f"invalid JSON ({msg})", loc)
+                yield lineno, start, DataError(f"invalid JSON ({msg})", loc)
                 continue
             except RecursionError:
-                yield lineno, DataError("invalid JSON (nested too deeply)", loc)
+                yield lineno, start, DataError("invalid JSON (nested too deeply)", loc)
                 continue
             if not isinstance(obj, dict):
-                yield lineno, DataError(f"expected a JSON object, got {type(obj).__name__}", loc)
+                yield lineno, start, DataError(f"expected a JSON object, got {type(obj).__name__}", loc)
                 continue
-            yield lineno, obj
+            yield lineno, start, obj
 
 
 def _str_list(value: Any) -> tuple[str, ...]:
@@ -94,7 +103,7 @@ def _num(value: Any, key: str, loc: str) -> Any:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _restaurant(obj: dict[str, Any], index: int, loc: str) -> Restaurant:
+def restaurant_from_obj(obj: dict[str, Any], index: int, loc: str) -> Restaurant:
     bid = obj.get("business_id")
     if not isinstance(bid, str) or not bid:
         raise DataError("missing or empty 'business_id'", loc)
@@ -132,8 +141,9 @@ def review_from_obj(obj: dict[str, Any], loc: str) -> Review:
     u = obj.get("user") or {}
     if not isinstance(u, dict):
         raise DataError("'user' must be an object", loc)
+    name = u.get("name")
     user = ReviewUser(
-        name=u.get("name") if isinstance(u.get("name"), str) else None,
+        name=sys.intern(name) if isinstance(name, str) else None,  # interned: one string per reviewer, not per review
         review_count=_num(u.get("review_count"), "user.review_count", loc),
         fans=_num(u.get("fans"), "user.fans", loc),
         elite=_str_list(u.get("elite")),
@@ -144,7 +154,7 @@ def review_from_obj(obj: dict[str, Any], loc: str) -> Review:
     date = obj.get("date")
     return Review(
         review_id=rid,
-        business_id=bid,
+        business_id=sys.intern(bid),
         text=text,
         stars=_num(obj.get("stars"), "stars", loc),
         useful=_num(obj.get("useful"), "useful", loc),
@@ -167,17 +177,30 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def load_dataset(directory: str | Path, *, lenient: bool = False) -> tuple[Dataset, LoadReport]:
-    """Load a dataset directory. Raises DataError on the first problem unless ``lenient``."""
-    with _gc_paused():
-        return _load(directory, lenient)
+STREAM_ABOVE_BYTES = 256 * 1024 * 1024
+"""A JSONL ``reviews.jsonl`` larger than this is read one restaurant at a time through an offset index."""
 
 
-def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
+def load_dataset(directory: str | Path, *, lenient: bool = False,
+                 stream: bool | None = None) -> tuple[Dataset, LoadReport]:
+    """Load a dataset directory (JSONL or Parquet). Raises DataError on the first problem unless ``lenient``.
+
+    Parquet datasets and, with ``stream`` (default: when ``reviews.jsonl`` is larger than ``STREAM_ABOVE_BYTES``),
+    JSONL ones keep only restaurants and the friend graph in memory; reviews are read per restaurant on demand.
+    """
     root = Path(directory)
-    report = LoadReport()
     if not root.is_dir():
         raise DataError("not a dataset directory (expected restaurants.jsonl, reviews.jsonl)", str(root))
+    if (root / "restaurants.parquet").exists():  # the columnar format (pyarrow is imported only for it)
+        from dinecheck.dataset.parquet import load_parquet
+
+        return load_parquet(root), LoadReport()
+    with _gc_paused():
+        return _load(root, lenient, stream)
+
+
+def _load(root: Path, lenient: bool, stream: bool | None) -> tuple[Dataset, LoadReport]:
+    report = LoadReport()
 
     def problem(err: DataError) -> None:
         if not lenient:
@@ -195,7 +218,7 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
             problem(obj)
             continue
         try:
-            r = _restaurant(obj, len(restaurants), loc)
+            r = restaurant_from_obj(obj, len(restaurants), loc)
         except DataError as err:
             problem(err)
             continue
@@ -205,10 +228,24 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
         seen[r.business_id] = loc
         restaurants.append(r)
 
-    reviews: dict[str, list[Review]] = {r.business_id: [] for r in restaurants}
     rev_path = root / "reviews.jsonl"
+    rev_file = optional_file(rev_path)  # absent: a dataset without reviews; a directory/FIFO/broken link: error
+    if stream is None:
+        stream = rev_file is not None and rev_file.stat().st_size > STREAM_ABOVE_BYTES
+    if stream and rev_file is not None:
+        from dinecheck.dataset.jsonl_index import index_reviews
+
+        lazy, friends = index_reviews(rev_path, restaurants, problem)
+        try:
+            social = _load_social(optional_file(root / "social.json"), friends)
+        except DataError as err:
+            problem(err)
+            social = _load_social(None, friends)
+        return Dataset(restaurants=tuple(restaurants), reviews=lazy, social=social, source=str(root)), report
+
+    reviews: dict[str, list[Review]] = {r.business_id: [] for r in restaurants}
     seen_reviews: dict[str, int] = {}
-    if optional_file(rev_path) is not None:  # absent: a dataset without reviews; a directory/FIFO/broken link: error
+    if rev_file is not None:
         for lineno, obj in iter_jsonl(rev_path):
             loc = f"{rev_path}:{lineno}"
             if isinstance(obj, DataError):
@@ -231,10 +268,10 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
 
     social_path = optional_file(root / "social.json")  # not lenient: a social.json that is not a file is named
     try:
-        social = _load_social(social_path, reviews)
+        social = _load_social(social_path, _friend_lists(reviews))
     except DataError as err:
         problem(err)
-        social = _load_social(None, reviews)
+        social = _load_social(None, _friend_lists(reviews))
     ds = Dataset(
         restaurants=tuple(restaurants),
         reviews={k: tuple(v) for k, v in reviews.items()},
@@ -244,7 +281,18 @@ def _load(directory: str | Path, lenient: bool) -> tuple[Dataset, LoadReport]:
     return ds, report
 
 
-def _load_social(path: Path | None, reviews: dict[str, list[Review]]) -> SocialGraph:
+def _friend_lists(reviews: dict[str, list[Review]]) -> dict[str, set[str]]:
+    """Reviewer identity → the friends listed in any of their reviews."""
+    derived: dict[str, set[str]] = {}
+    for revs in reviews.values():
+        for rv in revs:
+            who = rv.user.social_id
+            if who and rv.user.friends:
+                derived.setdefault(who, set()).update(rv.user.friends)
+    return derived
+
+
+def _load_social(path: Path | None, derived: dict[str, set[str]]) -> SocialGraph:
     """The friend graph from ``social.json`` when present, else derived from every review's ``user.friends``."""
     if path is not None:
         if path.stat().st_size > MAX_LINE_BYTES:
@@ -262,10 +310,4 @@ def _load_social(path: Path | None, reviews: dict[str, list[Review]]) -> SocialG
         ):
             raise DataError("'friend_graph' must map reviewer names to lists of names", f"{path}#/friend_graph")
         return SocialGraph(graph)
-    derived: dict[str, set[str]] = {}
-    for revs in reviews.values():
-        for rv in revs:
-            who = rv.user.social_id
-            if who and rv.user.friends:
-                derived.setdefault(who, set()).update(rv.user.friends)
     return SocialGraph(derived)

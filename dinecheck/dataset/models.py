@@ -6,6 +6,7 @@ follow arbitrary paths (``["attributes", "Ambience"]``, ``["user", "review_count
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,10 +69,15 @@ class Restaurant:
 
 @dataclass(frozen=True, slots=True)
 class Dataset:
-    """Restaurants in file order, their reviews (in file order) and the reviewers' friend graph."""
+    """Restaurants in file order, their reviews (in file order) and the reviewers' friend graph.
+
+    ``reviews`` maps business_id → reviews: a dict when the dataset was loaded whole, or a lazy mapping that reads one
+    restaurant's reviews on demand (:mod:`dinecheck.dataset.parquet`, :mod:`dinecheck.dataset.jsonl_index`); engines
+    visit restaurants one at a time, so either works.
+    """
 
     restaurants: tuple[Restaurant, ...]
-    reviews: dict[str, tuple[Review, ...]]  # business_id -> reviews
+    reviews: Mapping[str, tuple[Review, ...]]  # business_id -> reviews
     social: SocialGraph
     source: str | None = None
 
@@ -89,7 +95,46 @@ class Dataset:
 
     @property
     def n_reviews(self) -> int:
-        return sum(len(v) for v in self.reviews.values())
+        total = getattr(self.reviews, "total", None)  # lazy mappings know it without reading reviews
+        return total if isinstance(total, int) else sum(len(v) for v in self.reviews.values())
+
+    @property
+    def streamed(self) -> bool:
+        """True when reviews are read per restaurant on demand rather than held in memory."""
+        return not isinstance(self.reviews, dict)
+
+
+class LazyReviews(Mapping[str, tuple[Review, ...]]):
+    """Base of the on-demand review mappings: ``business_id -> reviews`` read by :meth:`_read` from storage, the
+    restaurant asked for last kept decoded (engines ask for the same restaurant many times in a row), and review
+    counts known without reading (``count``, ``total``)."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        self._counts = counts
+        self.total = sum(counts.values())
+        self._last: tuple[str, tuple[Review, ...]] | None = None
+
+    def _read(self, business_id: str) -> tuple[Review, ...]:
+        raise NotImplementedError
+
+    def __getitem__(self, business_id: str) -> tuple[Review, ...]:
+        if self._last is not None and self._last[0] == business_id:
+            return self._last[1]
+        if business_id not in self._counts:
+            raise KeyError(business_id)
+        got = self._read(business_id) if self._counts[business_id] else ()
+        self._last = (business_id, got)
+        return got
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._counts)
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+    def count(self, business_id: str) -> int:
+        """How many reviews a restaurant has, without reading them."""
+        return self._counts.get(business_id, 0)
 
 
 from dinecheck.dataset.social import SocialGraph  # noqa: E402  (forward reference target)
