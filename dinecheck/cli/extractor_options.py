@@ -26,6 +26,18 @@ NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Neither read nor w
 BatchOpt = Annotated[int, typer.Option("--batch-size", min=1, max=50, help="Reviews per model call.")]
 ConcurrencyOpt = Annotated[int, typer.Option("--concurrency", min=1, max=64, help="Model calls in flight at once.")]
 MaxCostOpt = Annotated[Optional[float], typer.Option("--max-cost", min=0.0, help="Stop cleanly before the estimated cost exceeds this.")]
+WorkersOpt = Annotated[
+    Optional[int],
+    typer.Option(
+        "--workers", min=1, max=1024,
+        help="Worker processes for the offline/replay extractor and the compute stage (default: the CPU count; "
+        "with --executor ray: the cluster's CPUs). Output is identical to one worker.",
+    ),
+]
+ExecutorOpt = Annotated[str, typer.Option("--executor", help="local | ray (Ray tasks; pip install 'dinecheck[ray]').")]
+RayAddressOpt = Annotated[
+    Optional[str], typer.Option("--ray-address", help="Ray cluster to join (e.g. 10.0.0.5:6379; default: RAY_ADDRESS or a local instance).")
+]
 ProgressOpt = Annotated[
     Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal).")
 ]

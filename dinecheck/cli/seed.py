@@ -35,11 +35,14 @@ from dinecheck.cli.extractor_options import (
     CacheOpt,
     ConcurrencyOpt,
     ConfigOpt,
+    ExecutorOpt,
     ExtractorArg,
     MaxCostOpt,
     ModelOpt,
     NoCacheOpt,
     ProgressOpt,
+    RayAddressOpt,
+    WorkersOpt,
     build_options,
 )
 from dinecheck.dataset.loader import iter_jsonl
@@ -120,8 +123,13 @@ def run(
     max_cost: MaxCostOpt = None,
     progress: ProgressOpt = None,
     lenient: bool = LenientOpt,
+    workers: WorkersOpt = None,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Run a seed over a dataset: keyword filter → extract → compute → outputs, one result per restaurant."""
+    from dinecheck import executors
+
     compiled = _compile(seed)  # every seed problem is reported before any review is read
     ds = load_data(data, lenient)
     chosen = select_restaurants(ds, restaurant, data)
@@ -129,7 +137,13 @@ def run(
         base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
         batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
     )  # fmt: skip
-    ext = make_extractor(extractor, options)
+    name = executors.resolve_extractor(extractor, options)
+    pool = executors.make_executor(executor, workers, ray_address, name)
+    ext = make_extractor(extractor, options)  # configuration errors surface here, before any worker starts
+    if pool is not None:
+        ext.close()
+        _emit(executors.run_seed(pool, compiled, data, ds, chosen, name, options, trace=trace, lenient=lenient), as_json, trace)
+        return
     try:  # streamed: each restaurant's reviews are read when its batch comes, each result printed when it is ready
         _emit(compiled.run_stream(((r, ds.reviews_of(r.business_id)) for r in chosen), ext, trace=trace), as_json, trace)
     finally:

@@ -30,6 +30,7 @@ import platformdirs
 
 from dinecheck.errors import BudgetExceeded, ConfigError, ExtractionError
 from dinecheck.extract.base import ExtractionStats
+from dinecheck.extract.budget import Budget
 
 ENV_BASE_URL = "DINECHECK_LLM_BASE_URL"
 ENV_MODEL = "DINECHECK_LLM_MODEL"
@@ -240,6 +241,7 @@ class ChatClient:
     config: LLMConfig
     stats: ExtractionStats = field(default_factory=ExtractionStats)
     transport: httpx.BaseTransport | None = None
+    budget: Budget | None = None  # a shared budget (workers of one run) replaces the per-client max_cost check
 
     def __post_init__(self) -> None:
         headers = {"Content-Type": "application/json"}
@@ -261,6 +263,11 @@ class ChatClient:
 
     def _reserve(self, messages: list[dict[str, str]], max_tokens: int) -> float:
         est = self._cost(sum(budget_tokens(m["content"]) for m in messages) + 16 * len(messages), max_tokens)
+        if self.budget is not None:
+            denied = self.budget.reserve(est)
+            if denied is not None:
+                raise BudgetExceeded(denied, "--max-cost")
+            return est
         with self._lock:
             limit = self.config.max_cost
             if limit is not None and self.stats.cost + self._reserved + est > limit:
@@ -273,8 +280,11 @@ class ChatClient:
         return est
 
     def _release(self, est: float, reply: ChatReply | None) -> None:
+        if self.budget is not None:
+            self.budget.settle(est, self._cost(reply.tokens_in, reply.tokens_out) if reply is not None else 0.0)
         with self._lock:
-            self._reserved -= est
+            if self.budget is None:
+                self._reserved -= est
             if reply is not None:
                 self.stats.tokens_in += reply.tokens_in
                 self.stats.tokens_out += reply.tokens_out

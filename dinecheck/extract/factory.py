@@ -12,6 +12,7 @@ from pathlib import Path
 
 from dinecheck.errors import ConfigError
 from dinecheck.extract.base import Extractor
+from dinecheck.extract.budget import Budget
 
 
 DEFAULT_CONCURRENCY = 16  # model calls in flight; 16 keeps a 100 ms endpoint at ≤ 1/10 of the sequential time
@@ -33,6 +34,7 @@ class ExtractorOptions:
     max_retries: int = 5
     max_cost: float | None = None
     progress: bool = False
+    budget: Budget | None = None  # one budget shared by every worker of a run (dinecheck.executors); None: per client
 
 
 def default_extractor_name(options: ExtractorOptions | None = None) -> str:
