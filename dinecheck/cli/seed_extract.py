@@ -32,14 +32,17 @@ from dinecheck.cli.extractor_options import (
     CacheOpt,
     ConcurrencyOpt,
     ConfigOpt,
+    ExecutorOpt,
     ExtractorArg,
     MaxCostOpt,
     ModelOpt,
     NoCacheOpt,
     ProgressOpt,
+    RayAddressOpt,
+    WorkersOpt,
     build_options,
 )
-from dinecheck.errors import SpecError, StoreError
+from dinecheck.errors import BudgetExceeded, SpecError, StoreError
 from dinecheck.extract.base import ExtractionResult, ReviewInput
 from dinecheck.extract.factory import DEFAULT_CONCURRENCY
 
@@ -89,27 +92,39 @@ def extract_cmd(
     max_cost: MaxCostOpt = None,
     progress: ProgressOpt = None,
     lenient: bool = LenientOpt,
+    workers: WorkersOpt = None,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Run the filter and extraction stages of a seed over a dataset and print every relevant review's labels."""
+    from dinecheck import executors
     from dinecheck.extract.factory import make_extractor
-
     from dinecheck.formula import compile_seed, load_seed
 
     compiled = compile_seed(load_seed(seed))  # every seed problem is reported before any review is read
     for w in compiled.warnings:
         typer.echo(f"warning: {seed}: {w.pointer or '/'}: {w.reason}", err=True)
-    reviews = relevant_reviews(compiled, data, restaurant, lenient)
     options = build_options(
         base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
         batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
     )
-    ex = make_extractor(extractor, options)
-    try:
-        results = ex.extract(compiled.fields, reviews)
-    finally:
-        ex.close()
-    budget = getattr(ex, "budget_error", None)
-    summary: dict[str, Any] = ex.stats.as_dict()
+    name = executors.resolve_extractor(extractor, options)
+    pool = executors.make_executor(executor, workers, ray_address, name)
+    if pool is not None:
+        dataset = load_data(data, lenient)
+        chosen = select_restaurants(dataset, restaurant, data)
+        make_extractor(extractor, options).close()  # configuration errors surface here, before any worker starts
+        results, stats, budget_reason = executors.extract_seed(pool, compiled, data, dataset, chosen, name, options, lenient=lenient)
+        budget = BudgetExceeded(budget_reason, "--max-cost") if budget_reason is not None else None
+    else:
+        reviews = relevant_reviews(compiled, data, restaurant, lenient)
+        ex = make_extractor(extractor, options)
+        try:
+            results = ex.extract(compiled.fields, reviews)
+        finally:
+            ex.close()
+        budget, stats = getattr(ex, "budget_error", None), ex.stats
+    summary: dict[str, Any] = stats.as_dict()
     summary["statuses"] = dict(Counter(r.status for r in results))
     summary["budget_exceeded"] = budget.reason if budget is not None else None
     if as_json:
