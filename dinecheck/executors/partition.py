@@ -84,13 +84,19 @@ class PartitionResult:
 
 
 def partitions(business_ids: Sequence[str], workers: int) -> list[list[str]]:
-    """Contiguous chunks of ``business_ids`` in order: at least 4 per worker, at most MAX_CHUNK_RESTAURANTS each."""
+    """Contiguous chunks of ``business_ids`` in order, sizes differing by at most one: 4 per worker (fewer only when
+    there are fewer restaurants), more when a chunk would exceed MAX_CHUNK_RESTAURANTS."""
     n = len(business_ids)
     if n == 0:
         return []
     count = min(n, max(4 * max(1, workers), math.ceil(n / MAX_CHUNK_RESTAURANTS)))
-    size = math.ceil(n / count)
-    return [list(business_ids[i : i + size]) for i in range(0, n, size)]
+    size, extra = divmod(n, count)
+    out, start = [], 0
+    for i in range(count):
+        end = start + size + (1 if i < extra else 0)
+        out.append(list(business_ids[start:end]))
+        start = end
+    return out
 
 
 def add_stats(total: ExtractionStats, delta: dict[str, Any]) -> None:
