@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
+import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -81,6 +83,8 @@ class PartitionResult:
     stats: dict[str, Any] = field(default_factory=dict)
     budget_error: str | None = None
     failure: WorkerFailure | None = None
+    worker: int = 0  # the worker's process id
+    cpu_seconds: float = 0.0  # CPU time the worker spent on this chunk (balance and speed-up diagnostics)
 
 
 def partitions(business_ids: Sequence[str], workers: int) -> list[list[str]]:
@@ -132,6 +136,7 @@ class PartitionWorker:
         """Filter, extract (and for ``run`` compute) the restaurants of ``chunk``, in order; never raises."""
         from dinecheck.formula.run import review_meta
 
+        started = time.process_time()
         try:
             ds, compiled, ext = self._open()
             before = _snapshot(ext.stats)
@@ -148,7 +153,8 @@ class PartitionWorker:
             after = _snapshot(ext.stats)
             budget = getattr(ext, "budget_error", None)
             return PartitionResult(
-                index, items, {k: after[k] - before[k] for k in after}, budget.reason if budget is not None else None
+                index, items, {k: after[k] - before[k] for k in after}, budget.reason if budget is not None else None,
+                worker=os.getpid(), cpu_seconds=time.process_time() - started,
             )
         except Exception as exc:  # crosses the process boundary as data; the parent re-raises it
             return PartitionResult(index, failure=WorkerFailure.of(exc))
