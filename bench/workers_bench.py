@@ -16,6 +16,7 @@ the load average next to the wall-clock figures.
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import os
 import subprocess
@@ -75,14 +76,18 @@ def cpu_critical_path(data: Path) -> tuple[float, float, list[float], str, str]:
 
     t = time.process_time()
     ds = load_dataset(data)[0]
+    gc.freeze()  # as the CLI does after loading (dinecheck.cli.common.load_data): forked workers then share the pages
     compiled = compile_seed(seed)
     ext = make_extractor("offline")
     d1 = lines(compiled.run_stream(((r, ds.reviews_of(r.business_id)) for r in ds.restaurants), ext))
     one = time.process_time() - t
     del ds
 
+    gc.unfreeze()
+    gc.collect()
     t = time.process_time()
     ds = load_dataset(data)[0]
+    gc.freeze()
     spec = PartitionSpec(data=str(data), seed=compile_seed(seed).seed.model_dump(mode="json", by_alias=True, exclude_unset=True),
                          extractor="offline", options=ExtractorOptions())
     per_worker: dict[int, float] = {}
