@@ -16,7 +16,12 @@ from typing import Any, Protocol
 from dinecheck.dataset.models import Dataset, Restaurant
 from dinecheck.errors import ConfigError
 from dinecheck.executors.local import LocalExecutor, default_workers
-from dinecheck.executors.partition import PartitionResult, PartitionSpec, add_stats, partitions
+from dinecheck.executors.partition import (
+    PartitionResult,
+    PartitionSpec,
+    add_stats,
+    partitions,
+)
 from dinecheck.extract.base import ExtractionResult, ExtractionStats
 from dinecheck.extract.factory import ExtractorOptions, default_extractor_name
 from dinecheck.formula.run import CompiledSeed, RestaurantResult
@@ -61,10 +66,12 @@ def resolve_extractor(spec: str | None, options: ExtractorOptions) -> str:
 
 def _spec(compiled: CompiledSeed, data: Path, extractor: str, options: ExtractorOptions, **kw: Any) -> PartitionSpec:
     seed = compiled.seed.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    absolute = {
-        k: (Path(v).resolve() if v is not None else None) for k, v in (("config_file", options.config_file), ("cache_path", options.cache_path))
-    }
-    worker_options = replace(options, progress=False, **absolute)
+    worker_options = replace(
+        options,
+        progress=False,
+        config_file=options.config_file.resolve() if options.config_file is not None else None,
+        cache_path=options.cache_path.resolve() if options.cache_path is not None else None,
+    )
     return PartitionSpec(data=str(Path(data).resolve()), seed=seed, extractor=extractor, options=worker_options, **kw)
 
 

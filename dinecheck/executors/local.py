@@ -19,7 +19,11 @@ from typing import Any
 
 from dinecheck.dataset.models import Dataset
 from dinecheck.errors import WorkerError
-from dinecheck.executors.partition import PartitionResult, PartitionSpec, PartitionWorker
+from dinecheck.executors.partition import (
+    PartitionResult,
+    PartitionSpec,
+    PartitionWorker,
+)
 
 POLL_SECONDS = 0.5
 JOIN_SECONDS = 5.0
@@ -63,7 +67,7 @@ class LocalExecutor:
         if not chunks:
             return
         fork = "fork" in mp.get_all_start_methods()
-        ctx = mp.get_context("fork" if fork else "spawn")
+        ctx: Any = mp.get_context("fork" if fork else "spawn")
         shared = dataset if fork and dataset is not None and _inheritable(dataset) else None
         n = min(self.workers, len(chunks))
         tasks, results = ctx.Queue(), ctx.Queue()

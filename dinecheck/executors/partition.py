@@ -64,7 +64,7 @@ class WorkerFailure:
         """The error to raise in the parent: the same DinecheckError class, or a WorkerError carrying the traceback."""
         if not self.user_error:
             return WorkerError(f"a worker failed with {self.kind}:\n{self.reason}")
-        import dinecheck.errors as errors
+        from dinecheck import errors
 
         cls = getattr(errors, self.kind, None)
         if not (isinstance(cls, type) and issubclass(cls, DinecheckError)):
@@ -156,7 +156,7 @@ class PartitionWorker:
                 index, items, {k: after[k] - before[k] for k in after}, budget.reason if budget is not None else None,
                 worker=os.getpid(), cpu_seconds=time.process_time() - started,
             )
-        except Exception as exc:  # crosses the process boundary as data; the parent re-raises it
+        except Exception as exc:  # noqa: BLE001 — crosses the process boundary as data; the parent re-raises it
             return PartitionResult(index, failure=WorkerFailure.of(exc))
 
     def _restaurant(self, ds: Dataset, business_id: str) -> Restaurant:

@@ -22,7 +22,11 @@ from typing import Any
 
 from dinecheck.dataset.models import Dataset
 from dinecheck.errors import ConfigError, WorkerError
-from dinecheck.executors.partition import PartitionResult, PartitionSpec, PartitionWorker
+from dinecheck.executors.partition import (
+    PartitionResult,
+    PartitionSpec,
+    PartitionWorker,
+)
 from dinecheck.extract.budget import LocalBudget
 
 IN_FLIGHT_PER_WORKER = 2
