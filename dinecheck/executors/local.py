@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import queue
+import signal
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,9 @@ def default_workers() -> int:
 
 
 def _serve(spec: PartitionSpec, dataset: Dataset | None, tasks: Any, results: Any) -> None:
-    """A worker process: run every ``(index, chunk)`` from ``tasks`` until ``None``; answers go to ``results``."""
+    """A worker process: run every ``(index, chunk)`` from ``tasks`` until ``None``; answers go to ``results``.
+    Ctrl-C is left to the parent, which stops the workers (no traceback from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     worker = PartitionWorker(spec, dataset)
     try:
         while (task := tasks.get()) is not None:

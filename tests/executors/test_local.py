@@ -63,6 +63,12 @@ def test_make_executor_choices():
         make_executor("local", 2, "10.0.0.1:6379", "offline")
 
 
+def test_ray_executor_without_ray_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "ray", None)  # "import ray" now raises ImportError
+    with pytest.raises(ConfigError, match=r"^--executor: --executor ray needs Ray: pip install 'dinecheck\[ray\]'$"):
+        make_executor("ray", None, None, "offline")
+
+
 def test_resolve_extractor_makes_the_replay_file_absolute(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("DINECHECK_LLM_BASE_URL", raising=False)
@@ -120,6 +126,17 @@ def test_local_pool_yields_every_chunk_in_order():
     got = list(LocalExecutor(2).map(_spec(SAMPLE), chunks, ds))
     assert [p.index for p in got] == list(range(len(chunks)))
     assert [r.business_id for p in got for r in p.items] == ids
+
+
+def test_spawn_workers_open_the_dataset_by_path(monkeypatch):
+    import multiprocessing
+
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # as on a platform without fork
+    ds, _ = load_dataset(SAMPLE)
+    ids = [r.business_id for r in ds.restaurants]
+    got = list(LocalExecutor(2).map(_spec(SAMPLE), partitions(ids, 2), ds))
+    assert [r.business_id for p in got for r in p.items] == ids
+    assert os.getpid() not in {p.worker for p in got}  # the chunks ran in spawned processes
 
 
 @pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="needs fork")
