@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from dinecheck.errors import ConfigError
 from dinecheck.extract.factory import DEFAULT_CONCURRENCY, ExtractorOptions
 
 ExtractorArg = Annotated[
@@ -22,6 +23,10 @@ ModelOpt = Annotated[Optional[str], typer.Option("--model", help="Model name (en
 ApiKeyOpt = Annotated[Optional[str], typer.Option("--api-key", help="API key (env DINECHECK_LLM_API_KEY).")]
 ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="TOML file with [llm] base_url, model, api_key, prices.")]
 CacheOpt = Annotated[Optional[Path], typer.Option("--cache", help="Extraction cache file (default: user cache dir).")]
+CacheUrlOpt = Annotated[
+    Optional[str],
+    typer.Option("--cache-url", help="postgresql://… : the extraction cache in PostgreSQL (shared by workers on several machines)."),
+]
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the extraction cache.")]
 BatchOpt = Annotated[int, typer.Option("--batch-size", min=1, max=50, help="Reviews per model call.")]
 ConcurrencyOpt = Annotated[int, typer.Option("--concurrency", min=1, max=64, help="Model calls in flight at once.")]
@@ -50,6 +55,7 @@ def build_options(
     api_key: str | None = None,
     config: Path | None = None,
     cache: Path | None = None,
+    cache_url: str | None = None,
     no_cache: bool = False,
     batch_size: int = 1,
     concurrency: int = DEFAULT_CONCURRENCY,
@@ -59,12 +65,18 @@ def build_options(
     """Collect the shared flags; ``progress=None`` means "when stderr is a terminal"."""
     if progress is None:
         progress = sys.stderr.isatty()
+    if cache_url is not None:
+        if cache is not None:
+            raise ConfigError("give either --cache (a SQLite file) or --cache-url (PostgreSQL), not both", "--cache-url")
+        if not cache_url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError(f"expected a postgresql:// URL, got {cache_url.split('://')[0]!r}", "--cache-url")
     return ExtractorOptions(
         base_url=base_url,
         model=model,
         api_key=api_key,
         config_file=config,
         cache_path=cache,
+        cache_url=cache_url,
         use_cache=not no_cache,
         batch_size=batch_size,
         concurrency=concurrency,

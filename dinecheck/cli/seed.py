@@ -33,6 +33,7 @@ from dinecheck.cli.extractor_options import (
     BaseUrlOpt,
     BatchOpt,
     CacheOpt,
+    CacheUrlOpt,
     ConcurrencyOpt,
     ConfigOpt,
     ExecutorOpt,
@@ -117,6 +118,7 @@ def run(
     api_key: ApiKeyOpt = None,
     config: ConfigOpt = None,
     cache: CacheOpt = None,
+    cache_url: CacheUrlOpt = None,
     no_cache: NoCacheOpt = False,
     batch_size: BatchOpt = 1,
     concurrency: ConcurrencyOpt = DEFAULT_CONCURRENCY,
@@ -134,7 +136,7 @@ def run(
     ds = load_data(data, lenient)
     chosen = select_restaurants(ds, restaurant, data)
     options = build_options(
-        base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
+        base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, cache_url=cache_url, no_cache=no_cache,
         batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
     )  # fmt: skip
     name = executors.resolve_extractor(extractor, options)

@@ -30,6 +30,7 @@ from dinecheck.cli.extractor_options import (
     BaseUrlOpt,
     BatchOpt,
     CacheOpt,
+    CacheUrlOpt,
     ConcurrencyOpt,
     ConfigOpt,
     ExecutorOpt,
@@ -86,6 +87,7 @@ def extract_cmd(
     api_key: ApiKeyOpt = None,
     config: ConfigOpt = None,
     cache: CacheOpt = None,
+    cache_url: CacheUrlOpt = None,
     no_cache: NoCacheOpt = False,
     batch_size: BatchOpt = 1,
     concurrency: ConcurrencyOpt = DEFAULT_CONCURRENCY,
@@ -105,7 +107,7 @@ def extract_cmd(
     for w in compiled.warnings:
         typer.echo(f"warning: {seed}: {w.pointer or '/'}: {w.reason}", err=True)
     options = build_options(
-        base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, no_cache=no_cache,
+        base_url=base_url, model=model, api_key=api_key, config=config, cache=cache, cache_url=cache_url, no_cache=no_cache,
         batch_size=batch_size, concurrency=concurrency, max_cost=max_cost, progress=progress,
     )
     name = executors.resolve_extractor(extractor, options)

@@ -27,6 +27,7 @@ class ExtractorOptions:
     api_key: str | None = None
     config_file: Path | None = None
     cache_path: Path | None = None
+    cache_url: str | None = None  # postgresql://… : the extraction cache in PostgreSQL instead of the SQLite file
     use_cache: bool = True
     batch_size: int = 1
     concurrency: int = DEFAULT_CONCURRENCY

@@ -121,3 +121,22 @@ def test_seed_run_on_ray_stops_at_the_budget_with_exit_1(cli, ray_local, g1a, se
     failed = [f for x in results for f in x.get("failed_reviews", [])]
     assert failed and all(f["status"] == "error" and f["error"].startswith("budget: ") for f in failed)
     assert server.stats()["extraction_requests"] + len(failed) == sum(x["n_filtered"] for x in results)
+
+
+@pytest.mark.postgres
+def test_ray_workers_share_the_postgres_cache(cli, ray_local, g1a, server, pg_url):
+    import uuid
+
+    server.control(reset=True, latency=0.0, reject_json_schema=False)
+    args = (
+        "seed", "extract", g1a / "g1a_v2_seed.json", "--data", g1a, "--json", "--executor", "ray", "--workers", "2",
+        "--extractor", "llm", "--base-url", server.base_url, "--model", f"fake-{uuid.uuid4()}", "--cache-url", pg_url,
+    )
+    first = cli(*args)
+    assert first.code == 0, first
+    second = cli(*args)
+    assert second.code == 0, second
+    s1, s2 = (json.loads(r.out.splitlines()[-1])["summary"] for r in (first, second))
+    assert s1["calls"] == 253 == server.stats()["extraction_requests"] and s1["cache_hits"] == 0
+    assert s2["calls"] == 0 and s2["cache_hits"] == 253  # every worker found what the others stored
+    assert second.out.splitlines()[:-1] == first.out.splitlines()[:-1]
