@@ -17,8 +17,8 @@ from typing import Protocol
 
 import platformdirs
 
-from dinecheck.extract.base import Evidence
 from dinecheck.errors import StoreError
+from dinecheck.extract.base import Evidence
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS extraction (
