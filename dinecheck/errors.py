@@ -16,6 +16,7 @@ nothing a user does should produce a traceback.
     │   └── BudgetExceeded         ``--max-cost`` would be exceeded
     ├── OntologyError              the allergen ontology or its store is invalid (data file:line, unknown canonical)
     ├── StoreError                 a database could not be opened, migrated or written
+    ├── WorkerError                a worker process or Ray task died, or the Ray cluster cannot be reached
     ├── AuditQueryError            an audit-log query is invalid (e.g. ``--since`` is not an ISO-8601 date)
     └── ConfigError                missing or invalid configuration (e.g. no language model configured)
 """
@@ -120,6 +121,10 @@ class ConfigError(DinecheckError):
     """Configuration is missing or invalid."""
 
 
+class WorkerError(DinecheckError):
+    """A worker of a parallel run (``--workers``, ``--executor ray``) died or could not be started or reached."""
+
+
 __all__ = [
     "AuditQueryError",
     "BudgetExceeded",
@@ -136,4 +141,5 @@ __all__ = [
     "ShorthandError",
     "SpecError",
     "StoreError",
+    "WorkerError",
 ]

@@ -1,8 +1,10 @@
-"""Typer options shared by every command that extracts (``seed run``, ``seed extract``), declared once.
+"""Typer options shared by every command that extracts (``seed run``, ``seed extract``, ``risk build``), declared once.
 
 A command decorated with :func:`with_extractor_options` declares one parameter ``extraction: ExtractorChoice``; the
 decorator replaces it, in the command's signature, by ``--extractor`` and every LLM option, and passes the command one
 :class:`ExtractorChoice` (the extractor name and the :class:`~dinecheck.extract.factory.ExtractorOptions`).
+:func:`with_parallel_options` does the same for ``parallel: ParallelChoice`` (``--workers``, ``--executor``,
+``--ray-address``), on the commands that can run in several processes.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from dinecheck.cli.model_options import ApiKeyOpt, BaseUrlOpt, ConfigOpt, ModelOpt
+from dinecheck.errors import ConfigError
 from dinecheck.extract.factory import DEFAULT_CONCURRENCY, ExtractorOptions
 
 ExtractorArg = Annotated[
@@ -26,6 +29,22 @@ ExtractorArg = Annotated[
     typer.Option("--extractor", help="llm | offline | replay:FILE (default: llm when a model is configured, else offline)."),
 ]
 CacheOpt = Annotated[Path | None, typer.Option("--cache", help="Extraction cache file (default: user cache dir).")]
+CacheUrlOpt = Annotated[
+    str | None,
+    typer.Option("--cache-url", help="postgresql://… : the extraction cache in PostgreSQL (shared by workers on several machines)."),
+]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--workers", min=1, max=1024,
+        help="Worker processes for the offline/replay extractor and the compute stage (default: the CPU count; "
+        "with --executor ray: the cluster's CPUs). Output is identical to one worker.",
+    ),
+]
+ExecutorOpt = Annotated[str, typer.Option("--executor", help="local | ray (Ray tasks; pip install 'dinecheck[ray]').")]
+RayAddressOpt = Annotated[
+    str | None, typer.Option("--ray-address", help="Ray cluster to join (e.g. 10.0.0.5:6379; default: RAY_ADDRESS or a local instance).")
+]
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the extraction cache.")]
 BatchOpt = Annotated[int, typer.Option("--batch-size", min=1, max=50, help="Reviews per model call.")]
 ConcurrencyOpt = Annotated[int, typer.Option("--concurrency", min=1, max=64, help="Model calls in flight at once.")]
@@ -54,6 +73,7 @@ def build_options(
     api_key: str | None = None,
     config: Path | None = None,
     cache: Path | None = None,
+    cache_url: str | None = None,
     no_cache: bool = False,
     batch_size: int = 1,
     concurrency: int = DEFAULT_CONCURRENCY,
@@ -63,12 +83,18 @@ def build_options(
     """Collect the shared flags; ``progress=None`` means "when stderr is a terminal"."""
     if progress is None:
         progress = sys.stderr.isatty()
+    if cache_url is not None:
+        if cache is not None:
+            raise ConfigError("give either --cache (a SQLite file) or --cache-url (PostgreSQL), not both", "--cache-url")
+        if not cache_url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError(f"expected a postgresql:// URL, got {cache_url.split('://')[0]!r}", "--cache-url")
     return ExtractorOptions(
         base_url=base_url,
         model=model,
         api_key=api_key,
         config_file=config,
         cache_path=cache,
+        cache_url=cache_url,
         use_cache=not no_cache,
         batch_size=batch_size,
         concurrency=concurrency,
@@ -94,6 +120,7 @@ def _shared_parameters() -> list[inspect.Parameter]:
         ("api_key", ApiKeyOpt, None),
         ("config", ConfigOpt, None),
         ("cache", CacheOpt, None),
+        ("cache_url", CacheUrlOpt, None),
         ("no_cache", NoCacheOpt, False),
         ("batch_size", BatchOpt, 1),
         ("concurrency", ConcurrencyOpt, DEFAULT_CONCURRENCY),
@@ -103,26 +130,49 @@ def _shared_parameters() -> list[inspect.Parameter]:
     return [inspect.Parameter(name, kw, default=default, annotation=ann) for name, ann, default in spec]
 
 
+@dataclass(frozen=True)
+class ParallelChoice:
+    """``--workers`` (None: the default), ``--executor`` (local | ray) and ``--ray-address``."""
+
+    workers: int | None
+    executor: str
+    ray_address: str | None
+
+
+def _parallel_parameters() -> list[inspect.Parameter]:
+    kw = inspect.Parameter.KEYWORD_ONLY
+    spec: list[tuple[str, Any, Any]] = [("workers", WorkersOpt, None), ("executor", ExecutorOpt, "local"),
+                                        ("ray_address", RayAddressOpt, None)]
+    return [inspect.Parameter(name, kw, default=default, annotation=ann) for name, ann, default in spec]
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def with_extractor_options(fn: F) -> F:
     """Give ``fn`` the shared extractor options in place of its ``extraction`` parameter (see the module docstring)."""
+    return _replace_parameter(fn, "extraction", _shared_parameters(),
+                              lambda v: ExtractorChoice(v.pop("extractor"), build_options(**v)))
+
+
+def with_parallel_options(fn: F) -> F:
+    """Give ``fn`` ``--workers``, ``--executor`` and ``--ray-address`` in place of its ``parallel`` parameter."""
+    return _replace_parameter(fn, "parallel", _parallel_parameters(), lambda v: ParallelChoice(**v))
+
+
+def _replace_parameter(fn: F, target: str, shared: list[inspect.Parameter], build: Callable[[dict[str, Any]], Any]) -> F:
     sig = inspect.signature(fn, eval_str=True)
-    shared = _shared_parameters()
     names = [p.name for p in shared]
     params: list[inspect.Parameter] = []
     for p in sig.parameters.values():
-        if p.name == "extraction":
+        if p.name == target:
             params += shared
         else:
             params.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY))
 
     @functools.wraps(fn)
     def wrapper(**kwargs: Any) -> Any:
-        values = {n: kwargs.pop(n) for n in names}
-        name = values.pop("extractor")
-        kwargs["extraction"] = ExtractorChoice(name, build_options(**values))
+        kwargs[target] = build({n: kwargs.pop(n) for n in names})
         return fn(**kwargs)
 
     wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]

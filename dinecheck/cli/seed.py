@@ -26,9 +26,16 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from dinecheck import executors
 from dinecheck.cli import seed_extract
 from dinecheck.cli.common import DataDirOpt, LenientOpt, RestaurantOpt, echo_json, load_data, select_restaurants
-from dinecheck.cli.extractor_options import ExtractorChoice, resolve_extractor, with_extractor_options
+from dinecheck.cli.extractor_options import (
+    ExtractorChoice,
+    ParallelChoice,
+    resolve_extractor,
+    with_extractor_options,
+    with_parallel_options,
+)
 from dinecheck.dataset.loader import iter_jsonl
 from dinecheck.errors import DataError, Problem
 from dinecheck.extract.factory import describe_extractor, extractor_info, make_extractor
@@ -89,11 +96,13 @@ def _compile(seed: Path) -> CompiledSeed:
 
 
 @app.command("run")
+@with_parallel_options
 @with_extractor_options
 def run(
     seed: SeedArg,
     data: DataDirOpt,
     extraction: ExtractorChoice,
+    parallel: ParallelChoice,
     restaurant: RestaurantOpt = None,
     as_json: JsonOpt = False,
     trace: TraceOpt = False,
@@ -103,7 +112,15 @@ def run(
     compiled = _compile(seed)  # every seed problem is reported before any review is read
     ds = load_data(data, lenient)
     chosen = select_restaurants(ds, restaurant, data)
-    ext = make_extractor(resolve_extractor(extraction.name, extraction.options), extraction.options)
+    name = resolve_extractor(extraction.name, extraction.options)
+    ext = make_extractor(name, extraction.options)  # configuration errors surface here, before any worker starts
+    pool = executors.make_executor(parallel.executor, parallel.workers, parallel.ray_address, name)
+    if pool is not None:
+        info = extractor_info(ext)
+        ext.close()
+        _emit(executors.run_seed(pool, compiled, data, ds, chosen, executors.worker_extractor(name), extraction.options,
+                                 trace=trace, lenient=lenient), as_json, trace, info)
+        return
     try:  # streamed: each restaurant is printed (and its trace freed) as soon as it is computed
         _emit(compiled.iter_run(((r, ds.reviews_of(r.business_id)) for r in chosen), ext, trace=trace), as_json, trace,
               extractor_info(ext))

@@ -37,11 +37,13 @@ from dinecheck.cli.extractor_options import (
     ConfigOpt,
     ExtractorChoice,
     ModelOpt,
+    ParallelChoice,
     build_options,
     resolve_extractor,
     with_extractor_options,
+    with_parallel_options,
 )
-from dinecheck.errors import DataError, SpecError, StoreError
+from dinecheck.errors import BudgetExceeded, DataError, SpecError, StoreError
 from dinecheck.extract.base import ExtractionResult, ReviewInput
 from dinecheck.files import require_file
 
@@ -79,11 +81,13 @@ def result_line(res: ExtractionResult, extractor: dict[str, Any] | None = None) 
     return line
 
 
+@with_parallel_options
 @with_extractor_options
 def extract_cmd(
     seed: Annotated[Path, typer.Argument(help="Formula Seed JSON file.")],
     data: DataDirOpt,
     extraction: ExtractorChoice,
+    parallel: ParallelChoice,
     restaurant: RestaurantOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON line per review, then a summary line.")] = False,
     lenient: bool = LenientOpt,
@@ -95,15 +99,27 @@ def extract_cmd(
     compiled = build_seed(load_seed(seed))  # every seed problem is reported before any review is read
     for w in compiled.warnings:
         typer.echo(f"warning: {seed}: {w.pointer or '/'}: {w.reason}", err=True)
-    reviews = relevant_reviews(compiled, data, restaurant, lenient)
-    ex = make_extractor(resolve_extractor(extraction.name, extraction.options), extraction.options)
+    from dinecheck import executors
+
+    name = resolve_extractor(extraction.name, extraction.options)
+    ex = make_extractor(name, extraction.options)  # configuration errors surface here, before any worker starts
     info = extractor_info(ex)
-    try:
-        results = ex.extract(compiled.fields, reviews)
-    finally:
+    pool = executors.make_executor(parallel.executor, parallel.workers, parallel.ray_address, name)
+    if pool is not None:
         ex.close()
-    budget = getattr(ex, "budget_error", None)
-    summary: dict[str, Any] = ex.stats.as_dict()
+        dataset = load_data(data, lenient)
+        chosen = select_restaurants(dataset, restaurant, data)
+        results, stats, budget_reason = executors.extract_seed(
+            pool, compiled, data, dataset, chosen, executors.worker_extractor(name), extraction.options, lenient=lenient)
+        budget = BudgetExceeded(budget_reason, "--max-cost") if budget_reason is not None else None
+    else:
+        reviews = relevant_reviews(compiled, data, restaurant, lenient)
+        try:
+            results = ex.extract(compiled.fields, reviews)
+        finally:
+            ex.close()
+        budget, stats = getattr(ex, "budget_error", None), ex.stats
+    summary: dict[str, Any] = stats.as_dict()
     summary["statuses"] = dict(Counter(r.status for r in results))
     summary["budget_exceeded"] = budget.reason if budget is not None else None
     summary["extractor"] = info

@@ -13,6 +13,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Protocol
 
 import platformdirs
 
@@ -35,6 +36,39 @@ def default_cache_path() -> Path:
     return Path(platformdirs.user_cache_dir("dinecheck")) / "llm_cache.sqlite"
 
 
+Row = tuple[dict[str, str], dict[str, Evidence]]
+
+
+class Cache(Protocol):
+    """What the LLM extractor needs of a cache (this SQLite file, or :mod:`dinecheck.extract.cache_pg`)."""
+
+    def get(self, key: str) -> Row | None: ...
+
+    def put(self, key: str, model: str, values: dict[str, str], evidence: dict[str, Evidence]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def decode_row(row: tuple[str, str] | None) -> Row | None:
+    """``(values, evidence)`` from a stored ``(values_json, evidence_json)``; None for no row or a damaged one."""
+    if row is None:
+        return None
+    try:
+        values = json.loads(row[0])
+        evidence = {k: Evidence(quote=v["quote"], verified=bool(v["verified"])) for k, v in json.loads(row[1]).items()}
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+    if not isinstance(values, dict) or not all(isinstance(v, str) for v in values.values()):
+        return None
+    return values, evidence
+
+
+def encode_row(key: str, model: str, values: dict[str, str], evidence: dict[str, Evidence]) -> tuple[str, str, str, str, float]:
+    """The stored row ``(key, model, values_json, evidence_json, created_at)``."""
+    ev = {k: {"quote": e.quote, "verified": e.verified} for k, e in evidence.items()}
+    return key, model, json.dumps(values, ensure_ascii=False), json.dumps(ev, ensure_ascii=False), time.time()
+
+
 class ExtractionCache:
     """Thread-safe SQLite cache of validated extractions (``get`` / ``put`` by key)."""
 
@@ -49,7 +83,7 @@ class ExtractionCache:
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the extraction cache ({exc})", str(self.path)) from None
 
-    def get(self, key: str) -> tuple[dict[str, str], dict[str, Evidence]] | None:
+    def get(self, key: str) -> Row | None:
         """The cached ``(values, evidence)`` for ``key``, or None. A damaged row counts as a miss."""
         with self._lock:
             try:
@@ -58,26 +92,16 @@ class ExtractionCache:
                 ).fetchone()
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot read the extraction cache ({exc})", str(self.path)) from None
-        if row is None:
-            return None
-        try:
-            values = json.loads(row[0])
-            evidence = {k: Evidence(quote=v["quote"], verified=bool(v["verified"])) for k, v in json.loads(row[1]).items()}
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return None
-        if not isinstance(values, dict) or not all(isinstance(v, str) for v in values.values()):
-            return None
-        return values, evidence
+        return decode_row(row)
 
     def put(self, key: str, model: str, values: dict[str, str], evidence: dict[str, Evidence]) -> None:
         """Store validated labels (callers must only pass ``ok`` answers)."""
-        ev = {k: {"quote": e.quote, "verified": e.verified} for k, e in evidence.items()}
         with self._lock:
             try:
                 self._conn.execute(
                     "INSERT OR REPLACE INTO extraction (key, model, values_json, evidence_json, created_at) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    (key, model, json.dumps(values, ensure_ascii=False), json.dumps(ev, ensure_ascii=False), time.time()),
+                    encode_row(key, model, values, evidence),
                 )
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot write the extraction cache ({exc})", str(self.path)) from None

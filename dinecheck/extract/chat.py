@@ -31,6 +31,7 @@ import platformdirs
 
 from dinecheck.errors import BudgetExceeded, ConfigError, ExtractionError
 from dinecheck.extract.base import ExtractionStats
+from dinecheck.extract.budget import Budget
 from dinecheck.files import require_file
 
 ENV_BASE_URL = "DINECHECK_LLM_BASE_URL"
@@ -252,6 +253,7 @@ class ChatClient:
     config: LLMConfig
     stats: ExtractionStats = field(default_factory=ExtractionStats)
     transport: httpx.BaseTransport | None = None
+    budget: Budget | None = None  # a shared budget (workers of one run) replaces the per-client max_cost check
 
     def __post_init__(self) -> None:
         headers = {"Content-Type": "application/json"}
@@ -275,8 +277,14 @@ class ChatClient:
         return 0.0 if p is None else (tokens_in * p.input + tokens_out * p.output) / 1_000_000
 
     def _reserve(self, prompt_bound: int, max_tokens: int) -> float:
-        """Reserve the worst case of ONE attempt against ``max_cost`` before it is sent; BudgetExceeded if it may not."""
+        """Reserve the worst case of ONE attempt against ``max_cost`` before it is sent; BudgetExceeded if it may not.
+        With a shared :class:`~dinecheck.extract.budget.Budget` (workers of one run), the reservation is made there."""
         est = self._cost(prompt_bound, max_tokens)
+        if self.budget is not None:
+            denied = self.budget.reserve(est)
+            if denied is not None:
+                raise BudgetExceeded(denied, "--max-cost")
+            return est
         with self._lock:
             limit = self.config.max_cost
             if limit is not None and self.stats.cost + self._reserved + est > limit:
@@ -289,12 +297,16 @@ class ChatClient:
         return est
 
     def _settle(self, est: float, tokens_in: int, tokens_out: int) -> None:
-        """Release an attempt's reservation and charge what it is taken to have cost."""
+        """Release an attempt's reservation and charge what it is taken to have cost (in the shared budget too)."""
+        cost = self._cost(tokens_in, tokens_out)
+        if self.budget is not None:
+            self.budget.settle(est, cost)
         with self._lock:
-            self._reserved -= est
+            if self.budget is None:
+                self._reserved -= est
             self.stats.tokens_in += tokens_in
             self.stats.tokens_out += tokens_out
-            self.stats.cost += self._cost(tokens_in, tokens_out)
+            self.stats.cost += cost
 
     def _count(self, *, retry: bool) -> None:
         with self._lock:

@@ -14,6 +14,7 @@ from typing import Any
 
 from dinecheck.errors import ConfigError
 from dinecheck.extract.base import Extractor
+from dinecheck.extract.budget import Budget
 
 DEFAULT_CONCURRENCY = 16  # model calls in flight; 16 keeps a 100 ms endpoint at ≤ 1/10 of the sequential time
 
@@ -27,6 +28,7 @@ class ExtractorOptions:
     api_key: str | None = None
     config_file: Path | None = None
     cache_path: Path | None = None
+    cache_url: str | None = None  # postgresql://… : the extraction cache in PostgreSQL instead of the SQLite file
     use_cache: bool = True
     batch_size: int = 1
     concurrency: int = DEFAULT_CONCURRENCY
@@ -34,6 +36,7 @@ class ExtractorOptions:
     max_retries: int = 5
     max_cost: float | None = None
     progress: bool = False
+    budget: Budget | None = None  # one budget shared by every worker of a run (dinecheck.executors); None: per client
 
 
 def make_extractor(spec: str, options: ExtractorOptions | None = None) -> Extractor:

@@ -28,7 +28,8 @@ from typing import Any
 from dinecheck.errors import BudgetExceeded, ConfigError
 from dinecheck.extract.answers import ReviewAnswer, check_answer
 from dinecheck.extract.base import ExtractionResult, ExtractionStats, FieldSpec, ReviewInput
-from dinecheck.extract.cache import ExtractionCache, default_cache_path
+from dinecheck.extract.budget import Budget
+from dinecheck.extract.cache import Cache, ExtractionCache, default_cache_path
 from dinecheck.extract.chat import CallFailed, ChatClient, LLMConfig, resolve_config
 from dinecheck.extract.prompt import answer_schema, extraction_messages, repair_messages, review_cache_key
 
@@ -53,10 +54,13 @@ class LLMExtractor:
 
     name = "llm"
 
-    def __init__(self, config: LLMConfig, *, client: ChatClient | None = None, cache: ExtractionCache | None = None) -> None:
+    def __init__(
+        self, config: LLMConfig, *, client: ChatClient | None = None, cache: Cache | None = None,
+        budget: Budget | None = None,
+    ) -> None:
         self.config = config
         self.stats = ExtractionStats()
-        self.client = client or ChatClient(config, self.stats)
+        self.client = client or ChatClient(config, self.stats, budget=budget)
         self.client.stats = self.stats
         if cache is None and config.use_cache:
             cache = ExtractionCache(config.cache_path or default_cache_path())
@@ -67,7 +71,13 @@ class LLMExtractor:
     @classmethod
     def from_options(cls, options: Any) -> LLMExtractor:
         """Build from :class:`~dinecheck.extract.factory.ExtractorOptions` (flags > environment > config file)."""
-        return cls(resolve_config(options))
+        config = resolve_config(options)
+        cache: Cache | None = None
+        if getattr(options, "cache_url", None) and config.use_cache:  # one PostgreSQL cache for workers on many machines
+            from dinecheck.extract.cache_pg import PostgresExtractionCache
+
+            cache = PostgresExtractionCache(options.cache_url)
+        return cls(config, cache=cache, budget=getattr(options, "budget", None))
 
     # -- public -----------------------------------------------------------------------------------------------
     def extract(self, fields: Sequence[FieldSpec], reviews: Sequence[ReviewInput]) -> list[ExtractionResult]:
