@@ -12,7 +12,7 @@ from array import array
 from collections.abc import Callable
 from pathlib import Path
 
-from dinecheck.dataset.loader import MAX_LINE_BYTES, iter_jsonl_offsets, review_from_obj
+from dinecheck.dataset.loader import MAX_LINE_BYTES, checked_reviews, review_from_obj
 from dinecheck.dataset.models import LazyReviews, Restaurant, Review
 from dinecheck.errors import DataError
 from dinecheck.files import loads_json
@@ -45,27 +45,9 @@ def index_reviews(path: Path, restaurants: list[Restaurant],
                   problem: Callable[[DataError], None]) -> tuple[JsonlReviews, dict[str, set[str]]]:
     """One checked pass over ``path``: per-restaurant line offsets and every reviewer's friend list."""
     offsets: dict[str, array] = {r.business_id: array("q") for r in restaurants}
-    seen: dict[str, int] = {}
     friends: dict[str, set[str]] = {}
-    for lineno, start, obj in iter_jsonl_offsets(path):
-        if isinstance(obj, DataError):
-            problem(obj)
-            continue
-        loc = f"{path}:{lineno}"
-        try:
-            rv = review_from_obj(obj, loc)
-        except DataError as err:
-            problem(err)
-            continue
-        if rv.review_id in seen:
-            problem(DataError(f"duplicate review_id {rv.review_id!r} (first at line {seen[rv.review_id]})", loc))
-            continue
-        target = offsets.get(rv.business_id)
-        if target is None:
-            problem(DataError(f"review of unknown restaurant {rv.business_id!r}", loc))
-            continue
-        seen[rv.review_id] = lineno
-        target.append(start)
+    for start, rv in checked_reviews(path, offsets.keys(), problem):
+        offsets[rv.business_id].append(start)
         who = rv.user.social_id
         if who and rv.user.friends:
             friends.setdefault(who, set()).update(rv.user.friends)

@@ -13,7 +13,7 @@ import gc
 import json
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,6 +101,31 @@ def _num(value: Any, key: str, loc: str) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         raise DataError(f"{key!r} is {value}, not a finite number", loc)
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def checked_reviews(path: Path, business_ids: Collection[str],
+                    problem: Callable[[DataError], None]) -> Iterator[tuple[int, Review]]:
+    """``(byte offset, review)`` for every good line of a reviews file; each bad line (invalid JSON, a bad review
+    object, a duplicate review id, a review of a restaurant not in ``business_ids``) goes to ``problem`` instead."""
+    seen: dict[str, int] = {}
+    for lineno, start, obj in iter_jsonl_offsets(path):
+        if isinstance(obj, DataError):
+            problem(obj)
+            continue
+        loc = f"{path}:{lineno}"
+        try:
+            rv = review_from_obj(obj, loc)
+        except DataError as err:
+            problem(err)
+            continue
+        if rv.review_id in seen:
+            problem(DataError(f"duplicate review_id {rv.review_id!r} (first at line {seen[rv.review_id]})", loc))
+            continue
+        if rv.business_id not in business_ids:
+            problem(DataError(f"review of unknown restaurant {rv.business_id!r}", loc))
+            continue
+        seen[rv.review_id] = lineno
+        yield start, rv
 
 
 def restaurant_from_obj(obj: dict[str, Any], index: int, loc: str) -> Restaurant:
@@ -244,26 +269,8 @@ def _load(root: Path, lenient: bool, stream: bool | None) -> tuple[Dataset, Load
         return Dataset(restaurants=tuple(restaurants), reviews=lazy, social=social, source=str(root)), report
 
     reviews: dict[str, list[Review]] = {r.business_id: [] for r in restaurants}
-    seen_reviews: dict[str, int] = {}
     if rev_file is not None:
-        for lineno, obj in iter_jsonl(rev_path):
-            loc = f"{rev_path}:{lineno}"
-            if isinstance(obj, DataError):
-                problem(obj)
-                continue
-            try:
-                rv = review_from_obj(obj, loc)
-            except DataError as err:
-                problem(err)
-                continue
-            if rv.review_id in seen_reviews:
-                first = seen_reviews[rv.review_id]
-                problem(DataError(f"duplicate review_id {rv.review_id!r} (first at line {first})", loc))
-                continue
-            if rv.business_id not in reviews:
-                problem(DataError(f"review of unknown restaurant {rv.business_id!r}", loc))
-                continue
-            seen_reviews[rv.review_id] = lineno
+        for _offset, rv in checked_reviews(rev_path, reviews.keys(), problem):
             reviews[rv.business_id].append(rv)
 
     social_path = optional_file(root / "social.json")  # not lenient: a social.json that is not a file is named
