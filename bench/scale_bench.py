@@ -75,8 +75,12 @@ def main() -> None:
     req = ["--requests", str(cafes / "requests_dev.jsonl")]
     base = run(f"validate JSONL in memory ×{a.cafes_factor}", ["requests", "validate", "--data", str(cj), *req, "--json"],
                "never")
+    run(f"validate JSONL in memory, --no-lint ×{a.cafes_factor}", ["requests", "validate", "--data", str(cj), *req,
+                                                                  "--json", "--no-lint"], "never")
     new = run(f"validate Parquet streamed ×{a.cafes_factor}", ["requests", "validate", "--data", str(cp), *req,
                                                                "--json"], "auto")
+    run(f"validate Parquet streamed, --no-lint ×{a.cafes_factor}", ["requests", "validate", "--data", str(cp), *req,
+                                                                   "--json", "--no-lint"], "auto")
     run(f"validate JSONL streamed ×{a.cafes_factor}", ["requests", "validate", "--data", str(cj), *req, "--json"],
         "always")
     same = [json.loads(x)["status"] for x in base[2].splitlines()] == [json.loads(x)["status"] for x in new[2].splitlines()]

@@ -330,10 +330,31 @@ def _entries(value: list[Any] | tuple[Any, ...]) -> int:
     return sum(1 for x in value if x not in ("", None, "None"))
 
 
+class _Range:
+    """Count, smallest and largest value of one review field, kept as the reviews stream by (no list of values)."""
+
+    __slots__ = ("n", "lo", "hi")
+
+    def __init__(self, first: Any) -> None:
+        self.n, self.lo, self.hi = 1, first, first
+
+    def add(self, v: Any) -> None:
+        self.n += 1
+        if v < self.lo:
+            self.lo = v
+        elif v > self.hi:
+            self.hi = v
+
+
 def _review_fields(ds: Dataset) -> tuple[ReviewField, ...]:
-    nums: dict[tuple[str, ...], list[float]] = {}
-    lists: dict[tuple[str, ...], list[int]] = {}
-    dates: dict[tuple[str, ...], list[str]] = {}
+    ranges: dict[tuple[str, tuple[str, ...]], _Range] = {}  # (kind, path) -> count and range
+
+    def note(kind: str, path: tuple[str, ...], v: Any) -> None:
+        got = ranges.get((kind, path))
+        if got is None:
+            ranges[(kind, path)] = _Range(v)
+        else:
+            got.add(v)
 
     def visit(obj: Mapping[str, Any], prefix: tuple[str, ...]) -> None:
         for key, v in obj.items():
@@ -343,26 +364,23 @@ def _review_fields(ds: Dataset) -> tuple[ReviewField, ...]:
             if isinstance(v, bool):
                 continue
             if isinstance(v, (int, float)):
-                nums.setdefault(path, []).append(float(v))
+                note("number", path, float(v))
             elif isinstance(v, list):
-                lists.setdefault(path, []).append(_entries(v))
+                note("list", path, _entries(v))
             elif isinstance(v, str) and key == "date":
-                dates.setdefault(path, []).append(v)
+                note("date", path, v)
             elif isinstance(v, Mapping) and not prefix:
                 visit(v, path)
 
-    for revs in ds.reviews.values():
+    for revs in ds.reviews.values():  # one restaurant at a time: a streamed dataset is never held whole
         for rv in revs:
             visit(rv.raw, ())
     out: list[ReviewField] = []
-    for path, xs in nums.items():
-        lo, hi = min(xs), max(xs)
-        out.append(ReviewField(".".join(path), path, _review_label(path), "number", len(xs),
-                               int(lo) if lo.is_integer() else lo, int(hi) if hi.is_integer() else hi))
-    for path, ns in lists.items():
-        out.append(ReviewField(".".join(path), path, _review_label(path), "list", len(ns), min(ns), max(ns)))
-    for path, ds_ in dates.items():
-        out.append(ReviewField(".".join(path), path, _review_label(path), "date", len(ds_), min(ds_), max(ds_)))
+    for (kind, path), r in ranges.items():
+        lo, hi = r.lo, r.hi
+        if kind == "number":
+            lo, hi = (int(lo) if lo.is_integer() else lo), (int(hi) if hi.is_integer() else hi)
+        out.append(ReviewField(".".join(path), path, _review_label(path), kind, r.n, lo, hi))
     return tuple(sorted(out, key=lambda f: f.path))
 
 

@@ -85,7 +85,7 @@ class _PatternProbe:
     """Whether a pattern matches at least one review of the dataset (memoised per pattern; bounded searches)."""
 
     def __init__(self, dataset: Dataset | None, timeout_s: float) -> None:
-        self.texts = [rv.text for revs in dataset.reviews.values() for rv in revs] if dataset is not None else []
+        self.dataset = dataset
         self.timeout_s = timeout_s
         self.memo: dict[str, bool | None] = {}
 
@@ -95,7 +95,8 @@ class _PatternProbe:
             return self.memo[pattern]
         compiled = regex.compile(pattern, REGEX_FLAGS)
         found: bool | None = False
-        for text in self.texts:
+        texts = (rv.text for revs in self.dataset.reviews.values() for rv in revs) if self.dataset is not None else ()
+        for text in texts:  # lazily, one restaurant at a time: most patterns match early, and nothing is held whole
             try:
                 if compiled.search(text, timeout=self.timeout_s):
                     found = True
