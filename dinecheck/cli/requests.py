@@ -24,7 +24,7 @@ from dinecheck.errors import DataError, LintError, RequestError, ShorthandError
 from dinecheck.requests import shorthand as sh
 from dinecheck.requests.catalog import Catalog, build_catalog
 from dinecheck.requests.evaluate import Engine, NodeResult
-from dinecheck.requests.lint import Linter
+from dinecheck.requests.lint import Linter, needs_review_catalog
 from dinecheck.requests.load import (
     find_request,
     load_groundtruth,
@@ -53,7 +53,7 @@ NoLintOpt = typer.Option(False, "--no-lint", help="Skip the lint of conditions a
 def lint_or_fail(ds: Dataset, reqs: Sequence[Request], source: str, *, strict: bool) -> None:
     """Lint requests against the dataset: warnings go to stderr; an error (or, with ``strict``, any finding) raises a
     :class:`LintError` naming the request id and JSON pointer (exit 2). Evaluation itself is unchanged."""
-    issues = Linter(build_catalog(ds), ds).lint_all(reqs)
+    issues = Linter(build_catalog(ds, reviews=needs_review_catalog(reqs)), ds).lint_all(reqs)
     fatal = [i for i in issues if strict or i.severity == "error"]
     for i in issues:
         if i not in fatal:

@@ -417,8 +417,14 @@ def _reviewers(ds: Dataset) -> tuple[ReviewerCount, ...]:
     return tuple(ReviewerCount(n, counts.get(n, 0), len(graph.get(n, ()))) for n in sorted(names))
 
 
-def build_catalog(ds: Dataset) -> Catalog:
-    """The catalog of a loaded dataset (pure: reads the dataset, changes nothing)."""
+def build_catalog(ds: Dataset, *, reviews: bool = True) -> Catalog:
+    """The catalog of a loaded dataset (pure: reads the dataset, changes nothing). ``reviews=False`` leaves out what
+    only a pass over every review (and the friend graph) gives — review fields and reviewers — for a lint of requests
+    that do not refer to them: on a streamed dataset that pass costs as much as the evaluation."""
+    if not reviews:
+        return Catalog(source=ds.source, n_restaurants=len(ds.restaurants), n_reviews=ds.n_reviews,
+                       attributes=_attributes(ds), fields=_fields(ds), categories=_categories(ds), hours=_hours(ds),
+                       review_fields=(), reviewers=(), friend_graph_people=0, friend_graph_edges=0)
     graph = ds.social.as_dict()
     return Catalog(
         source=ds.source,

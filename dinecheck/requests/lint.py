@@ -207,6 +207,19 @@ class Linter:
         return self._review_field(ev.path, "/path")
 
 
+def needs_review_catalog(requests: Iterable[Request]) -> bool:
+    """Whether linting these requests needs the review part of the catalog (review fields, reviewers): only for
+    review-metadata conditions, credibility weights and social filters."""
+    for req in requests:
+        for _, cond in conditions(req.structure):
+            ev = cond.evidence
+            if isinstance(ev, ReviewMetaEvidence) or (
+                isinstance(ev, ReviewTextEvidence) and (ev.weight_by is not None or ev.social_filter is not None)
+            ):
+                return True
+    return False
+
+
 def errors(issues: Iterable[LintIssue]) -> list[LintIssue]:
     return [i for i in issues if i.severity == "error"]
 

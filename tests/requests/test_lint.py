@@ -147,3 +147,19 @@ def test_no_dev_request_gets_a_lint_finding(shared_data) -> None:
     reqs = load_requests(shared_file(shared_data, "philly_cafes/requests_dev.jsonl"))
     assert len(reqs) == 49
     assert Linter(build_catalog(ds), ds).lint_all(reqs) == []
+
+
+def test_the_review_part_of_the_catalog_is_built_only_when_a_request_needs_it() -> None:
+    from dinecheck.requests.lint import needs_review_catalog
+    from dinecheck.requests.schema import parse_request
+
+    def req(ev: dict) -> object:
+        return parse_request({"id": "Q", "structure": {"op": "AND", "args": [{"aspect": "a", "evidence": ev}]}})
+
+    assert not needs_review_catalog([req({"kind": "review_text", "pattern": "latte"}),
+                                     req({"kind": "item_meta", "path": ["attributes", "WiFi"], "true": "u'free'"})])
+    assert needs_review_catalog([req({"kind": "review_meta", "path": ["user", "elite"], "op": "not_empty"})])
+    assert needs_review_catalog([req({"kind": "review_text", "pattern": "x",
+                                      "social_filter": {"friends": ["Ann"], "hops": 1}})])
+    assert needs_review_catalog([req({"kind": "review_text", "pattern": "x",
+                                      "weight_by": {"field": ["user", "review_count"]}})])
