@@ -147,6 +147,7 @@ class Memo:
     suggestions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # unknown key → close names (:mod:`suggest`)
     choice_keys: list[str] = field(default_factory=list)  # every synonym key, for the suggestion search
     run_together: dict[str, _Resolved] = field(default_factory=dict)  # token text → its case-change reading
+    known: dict[str, bool] = field(default_factory=dict)  # key → whether it is a known name with modifiers around it
 
 
 MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (memory stays bounded)
@@ -215,8 +216,17 @@ def keeps_allergens(word: str, reading: str, ontology: Ontology) -> bool:
 
 
 def is_known(key: str, ontology: Ontology) -> bool:
-    """Whether ``key`` resolves (used by the tokenizer to keep "sweet and sour sauce" whole)."""
-    return bool(resolve_key(key, ontology)[0])
+    """Whether ``key`` names a known ingredient as a whole: it resolves, or it is a known name with modifiers around
+    it. The tokenizer keeps a known text whole ("sweet and sour sauce", "oat clusters with nuts"); a name with
+    modifiers must be kept whole too ("toasted oat clusters with nuts"), or splitting it on its conjunction reads
+    other names than the bare name and may drop an allergen the whole name carries."""
+    if resolve_key(key, ontology)[0]:
+        return True
+    return " " in key and remembered(ontology, "known", key, partial(_has_modifiers_around_a_name, key, ontology))
+
+
+def _has_modifiers_around_a_name(key: str, ontology: Ontology) -> bool:
+    return strip_modifiers(key, ontology) is not None
 
 
 def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, ...]:

@@ -95,3 +95,15 @@ def test_a_name_made_from_another_reads_as_both(text: str, codes: set[str]) -> N
     r = check_label(text, ["WHEAT", "GLUTEN", "PEANUT"], ONTO)
     assert r.unmatched == () and {f.code for f in r.findings} == codes
     assert check_label("tomato concentrate from zorblax", ["PEANUT"], ONTO).unmatched != ()
+
+
+@pytest.mark.parametrize(("bare", "dressed"), [
+    ("oat clusters with nuts", "a base de concentre oat clusters with nuts"),
+    ("half and half", "frozen half and half"),
+    ("mostaza con miel", "halbiertes mostaza con miel"),
+])  # fmt: skip
+def test_a_name_with_a_conjunction_and_modifiers_is_read_whole(bare: str, dressed: str) -> None:
+    """Found by the property above: the modifiers made the tokenizer split the name on its conjunction."""
+    want = {f.code for f in check_label(bare, PROFILE_ALL, ONTO).findings}
+    r = check_label(dressed, PROFILE_ALL, ONTO)
+    assert want and {f.code for f in r.findings} == want and r.unmatched == ()
