@@ -263,7 +263,9 @@ _LEAD_FIRST = frozenset({"dont", "including", "incl", "incl.", "inkl", "inkl.", 
                          "with", "avec", "mit", "con", "from", "aus", "made", "prepared"})  # fmt: skip
 
 
-def _clean(raw: str) -> str:
+def _clean(raw: str, lead: bool = True) -> str:
+    """The text of a token (percentages, emphasis marks and edge punctuation removed; ``lead``: leading words such
+    as "with", "including", "aus" too)."""
     text = raw
     if "%" in text or "percent" in text or "pct" in text:
         text = _PERCENT.sub(" ", text, timeout=_TIMEOUT)
@@ -271,9 +273,17 @@ def _clean(raw: str) -> str:
         text = _EMPHASIS.sub("", text, timeout=_TIMEOUT)
     text = text.strip(" \t:.-–'\"")
     first = text.split(" ", 1)[0].lower()
-    if first in _LEAD_FIRST or first.rstrip(":") in _LEAD_FIRST:
+    if lead and (first in _LEAD_FIRST or first.rstrip(":") in _LEAD_FIRST):
         text = _LEAD_WORDS.sub("", text, timeout=_TIMEOUT)
     return " ".join(text.split()).strip(" :.-–'\"")
+
+
+@lru_cache(maxsize=65536)
+def _uncut(raw: str) -> tuple[str, str] | None:
+    """``(text, key)`` of a token with its leading words kept, when cleaning removed some; None otherwise. A leading
+    word may begin a longer name ("aus fairem Handel …", a modifier): when only the uncut text is known, it is read."""
+    text = _clean(raw, lead=False)
+    return (text, canonical_key(text)) if text != _clean(raw) else None
 
 
 @lru_cache(maxsize=65536)
@@ -346,6 +356,9 @@ class _Builder:
         if info is None:
             return None
         text, key, is_note, is_header, may_trail, has_digit, vitamin_letter = info
+        uncut = _uncut(raw) if self.known is not None else None
+        if uncut is not None and self.known is not None and not self.known(key) and self.known(uncut[1]):
+            text, key = uncut  # "aus fairem Handel gemahlener Kaffee": the leading word belongs to a modifier
         if role != "note" and is_note:
             role = "note"
         if is_header and role != "note":
@@ -391,6 +404,9 @@ class _Builder:
             return [(start, end)]
         whole = canonical_key(_clean(raw))
         if (self.known is not None and self.known(whole)) or _is_purpose_note(whole):
+            return [(start, end)]
+        uncut = _uncut(raw.strip())
+        if self.known is not None and uncut is not None and self.known(uncut[1]):
             return [(start, end)]
         return [(start + a, start + b) for a, b in cuts]
 

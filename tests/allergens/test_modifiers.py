@@ -107,3 +107,11 @@ def test_a_name_with_a_conjunction_and_modifiers_is_read_whole(bare: str, dresse
     want = {f.code for f in check_label(bare, PROFILE_ALL, ONTO).findings}
     r = check_label(dressed, PROFILE_ALL, ONTO)
     assert want and {f.code for f in r.findings} == want and r.unmatched == ()
+
+
+def test_a_leading_word_that_begins_a_modifier_is_kept_with_it() -> None:
+    """"aus" alone is a leading word ("aus Milch"), but "aus fairem Handel" is a modifier: cutting "aus" off left an
+    unknown "fairem Handel …" and split the name on its conjunction."""
+    r = check_label("aus fairem handel crema de avellanas y cacao", PROFILE_ALL, ONTO)
+    assert {f.code for f in r.findings} == {"MILK", "SOY", "TREE_NUTS"} and r.unmatched == ()
+    assert {f.code for f in check_label("sugar, aus Milch", PROFILE_ALL, ONTO).findings} == {"MILK"}
