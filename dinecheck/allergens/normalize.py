@@ -215,6 +215,25 @@ def keeps_allergens(word: str, reading: str, ontology: Ontology) -> bool:
     return allergen_codes(word, ontology) <= allergen_codes(reading, ontology)
 
 
+def _codes(syns: Iterable[Synonym], ontology: Ontology) -> set[str]:
+    return {p.code for s in syns for p in ontology.allergen_paths(s.canonical_id)}
+
+
+def split_keeps(whole: str, parts: tuple[str, ...], ontology: Ontology) -> bool:
+    """Whether reading the unknown key ``whole`` as its conjunction ``parts`` keeps every allergen of the names
+    inside it (:func:`word_hints`). A known name may span the conjunction behind words that keep ``whole`` from
+    resolving ("liofilizzate crema de avellanas y cacao allevato a terra": the spread carries MILK, no part does);
+    then the split would drop an allergen, and the segment stays whole (unknown, its names as hints)."""
+    inside = _codes((s for _gram, syns in word_hints(whole, ontology) for s in syns), ontology)
+    if not inside:
+        return True
+    split: set[str] = set()
+    for part in parts:
+        found = remembered(ontology, "readings", part, partial(_reading, part, False, ontology))[0]
+        split |= _codes(found or (s for _gram, syns in word_hints(part, ontology) for s in syns), ontology)
+    return inside <= split
+
+
 def is_known(key: str, ontology: Ontology) -> bool:
     """Whether ``key`` names a known ingredient as a whole: it resolves, or it is a known name with modifiers around
     it. The tokenizer keeps a known text whole ("sweet and sour sauce", "oat clusters with nuts"); a name with

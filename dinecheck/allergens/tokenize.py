@@ -334,10 +334,12 @@ class _Builder:
         known: Callable[[str], bool] | None,
         keeps: Callable[[str, str], bool] | None = None,
         plans: dict[str, _Plan] | None = None,
+        splits: Callable[[str, tuple[str, ...]], bool] | None = None,
     ) -> None:
         self.s = s
         self.known = known
         self.keeps = keeps or (lambda _word, _reading: True)
+        self.splits = splits
         self.plans = plans
         self.tokens: list[Token] = []
         self.planned: list[_Planned] = []  # the plan being recorded
@@ -408,7 +410,12 @@ class _Builder:
         uncut = _uncut(raw.strip())
         if self.known is not None and uncut is not None and self.known(uncut[1]):
             return [(start, end)]
-        return [(start + a, start + b) for a, b in cuts]
+        parts = [(start + a, start + b) for a, b in cuts]
+        if self.splits is not None:
+            infos = [_token_info(self.s[a:b].strip()) if b > a else None for a, b in parts]
+            if not self.splits(whole, tuple(i[1] for i in infos if i is not None)):
+                return [(start, end)]  # a name spanning the conjunction carries an allergen no part carries
+        return parts
 
     def distribute(self, parts: list[tuple[int, int]]) -> list[str | None]:
         """Keys for conjunction parts that share words with a neighbour, when the shared reading is a known name that
@@ -546,13 +553,17 @@ def tokenize(
     known: Callable[[str], bool] | None = None,
     keeps: Callable[[str, str], bool] | None = None,
     plans: dict | None = None,
+    splits: Callable[[str, tuple[str, ...]], bool] | None = None,
 ) -> tuple[Token, ...]:
     """Split a label into tokens. ``masks`` are raw-text spans already consumed by risk phrases (treated as
     separators); ``known(key)`` says whether a whole conjunction-bearing segment is itself a known name;
     ``keeps(word, reading)`` whether a shared-word reading keeps every allergen of the word alone ("eel and soy
-    sauce" must not become "eel sauce" if that drops FISH). ``plans``, when given, is a dict the caller keeps for
-    one fixed pair of ``known``/``keeps`` (e.g. per ontology): the tokens of each item text are planned once and
-    replayed for its later occurrences (same result, less work on batches)."""
+    sauce" must not become "eel sauce" if that drops FISH); ``splits(whole, parts)`` whether reading an unknown
+    conjunction-bearing segment as its parts keeps every allergen of the names inside it (a name spanning the
+    conjunction, "… crema de avellanas y cacao …", keeps the segment whole when its allergens would be lost).
+    ``plans``, when given, is a dict the caller keeps for one fixed set of ``known``/``keeps``/``splits`` (e.g. per
+    ontology): the tokens of each item text are planned once and replayed for its later occurrences (same result,
+    less work on batches)."""
     if len(text) > MAX_LABEL_CHARS:
         raise OntologyError(f"label text is {len(text)} characters; the limit is {MAX_LABEL_CHARS}", "ingredients_text")
     masks = list(masks)
@@ -574,6 +585,6 @@ def tokenize(
         s = _MARKUP.sub(lambda m: _MASK * len(m.group(0)), s, timeout=_TIMEOUT)
     if "(" in s:  # E150(d) → "E150 d " (same length, so spans stay valid)
         s = _E_SUBLETTER.sub(lambda m: f"{m.group(1)} {m.group(2)} ", s, timeout=_TIMEOUT)
-    builder = _Builder(s, known, keeps, plans)
+    builder = _Builder(s, known, keeps, plans, splits)
     builder.run()
     return tuple(builder.tokens)
