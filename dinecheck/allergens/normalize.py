@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
-from dinecheck.allergens.modifiers import strip_modifiers
+from dinecheck.allergens.modifiers import modifier_readings, strip_modifiers
 from dinecheck.allergens.ontology import UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
 from dinecheck.allergens.tokenize import Token, canonical_key, e_number_base, is_purpose_note
 
@@ -334,13 +334,14 @@ _SOURCE_SEPARATORS = (" made from ", " derived from ", " obtained from ", " from
 
 
 def _stripped(key: str, ontology: Ontology) -> _Resolved | None:
-    """The reading of ``key`` as a known name with modifiers around it, or None."""
-    stripped = strip_modifiers(key, ontology)
-    if stripped is None:
+    """The reading of ``key`` as a known name with modifiers around it (every head of the longest length: the
+    synonyms of all of them), or None."""
+    heads = modifier_readings(key, ontology)
+    if not heads:
         return None
-    head, words = stripped
-    found, _matched, _rule = resolve_key(head, ontology)
-    return found, head, "modifiers: " + ", ".join(words)
+    found = tuple(dict.fromkeys(s for head, _words in heads for s in resolve_key(head, ontology)[0]))
+    rules = "; ".join("modifiers: " + ", ".join(words) for _head, words in heads)
+    return found, " | ".join(head for head, _words in heads), rules
 
 
 def _names_allergen(key: str, ontology: Ontology) -> bool:

@@ -127,3 +127,12 @@ def test_a_name_spanning_a_conjunction_is_not_split_away_when_too_long_to_read()
     # a name spanning the conjunction that carries nothing the parts lack does not stop the split
     plain = check_label("sea salt and pepper, milk and honey", ["MILK"], ONTO)
     assert plain.unmatched == () and plain.verdict == "AVOID"
+
+
+def test_two_heads_of_the_same_length_are_both_read() -> None:
+    """"sucres semoule fine": sucre semoule (caster sugar) + fine, or sucres (sweetened) + semoule fine (durum wheat
+    semolina); the first one found used to be the only reading, and the wheat was lost."""
+    assert strip_modifiers("sucres semoule fine", ONTO) == ("sucres semoule", ("fine",))
+    r = check_label("bajo en sodio sucres semoule fine", ["WHEAT"], ONTO)
+    assert r.verdict == "AVOID" and [f.code for f in r.findings] == ["WHEAT"]
+
