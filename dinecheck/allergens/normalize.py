@@ -293,6 +293,11 @@ def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
     """What a token key resolves to (``hyphenated``: the token text has a hyphen): the exact lookup and its controlled
     rewrites, then the joined and segmented fallbacks."""
     syns, matched, rule = resolve_key(key, ontology)
+    if syns and rule != "exact" and " " in key:  # a rewrite ("maltes flavoring" → malt flavoring) is one reading;
+        stripped = _stripped(key, ontology)  # modifiers around a name (maltes + flavoring) another: both count
+        if stripped is not None and not set(stripped[0]) <= set(syns):
+            return (tuple(dict.fromkeys((*syns, *stripped[0]))), f"{matched} | {stripped[1]}",
+                    f"{rule}; {stripped[2]}")  # fmt: skip
     if not syns and hyphenated and " " in key:  # a word hyphenated across a line: "Antioxidations-mittel"
         joined = key.replace(" ", "")
         exact = ontology.synonyms.get(joined)

@@ -136,3 +136,9 @@ def test_two_heads_of_the_same_length_are_both_read() -> None:
     r = check_label("bajo en sodio sucres semoule fine", ["WHEAT"], ONTO)
     assert r.verdict == "AVOID" and [f.code for f in r.findings] == ["WHEAT"]
 
+
+def test_a_rewrite_and_a_modifier_reading_both_count() -> None:
+    """"maltes flavoring": the inflection rewrite reads malt flavoring (GLUTEN), the modifier reading flavoring
+    (CELERY, MUSTARD possible): the token carries the allergens of both."""
+    r = check_label("maltes flavoring", PROFILE_ALL, ONTO)
+    assert {f.code for f in r.findings} == {"GLUTEN", "CELERY", "MUSTARD"} and r.unmatched == ()
