@@ -292,12 +292,7 @@ def _run_together(text: str, ontology: Ontology) -> _Resolved:
 def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
     """What a token key resolves to (``hyphenated``: the token text has a hyphen): the exact lookup and its controlled
     rewrites, then the joined and segmented fallbacks."""
-    syns, matched, rule = resolve_key(key, ontology)
-    if syns and rule != "exact" and " " in key:  # a rewrite ("maltes flavoring" → malt flavoring) is one reading;
-        stripped = _stripped(key, ontology)  # modifiers around a name (maltes + flavoring) another: both count
-        if stripped is not None and not set(stripped[0]) <= set(syns):
-            return (tuple(dict.fromkeys((*syns, *stripped[0]))), f"{matched} | {stripped[1]}",
-                    f"{rule}; {stripped[2]}")  # fmt: skip
+    syns, matched, rule = _rewritten(key, ontology)
     if not syns and hyphenated and " " in key:  # a word hyphenated across a line: "Antioxidations-mittel"
         joined = key.replace(" ", "")
         exact = ontology.synonyms.get(joined)
@@ -338,13 +333,25 @@ _SOURCE_SEPARATORS = (" made from ", " derived from ", " obtained from ", " from
                       " procedente de ", " obtenido de ", " ottenuto da ", " derivato da ")  # fmt: skip
 
 
+def _rewritten(key: str, ontology: Ontology) -> _Resolved:
+    """:func:`resolve_key`; when it took a rewrite, the modifier reading of ``key`` counts too: a rewrite ("maltes
+    flavoring" → malt flavoring) is one reading, modifiers around a name (maltes + flavoring) another."""
+    syns, matched, rule = resolve_key(key, ontology)
+    if syns and rule != "exact" and " " in key:
+        stripped = _stripped(key, ontology)
+        if stripped is not None and not set(stripped[0]) <= set(syns):
+            return (tuple(dict.fromkeys((*syns, *stripped[0]))), f"{matched} | {stripped[1]}",
+                    f"{rule}; {stripped[2]}")  # fmt: skip
+    return syns, matched, rule
+
+
 def _stripped(key: str, ontology: Ontology) -> _Resolved | None:
-    """The reading of ``key`` as a known name with modifiers around it (every head of the longest length: the
-    synonyms of all of them), or None."""
+    """The reading of ``key`` as a known name with modifiers around it (every head of the longest length, each read
+    by :func:`_rewritten`: the synonyms of all of them), or None."""
     heads = modifier_readings(key, ontology)
     if not heads:
         return None
-    found = tuple(dict.fromkeys(s for head, _words in heads for s in resolve_key(head, ontology)[0]))
+    found = tuple(dict.fromkeys(s for head, _words in heads for s in _rewritten(head, ontology)[0]))
     rules = "; ".join("modifiers: " + ", ".join(words) for _head, words in heads)
     return found, " | ".join(head for head, _words in heads), rules
 

@@ -142,3 +142,10 @@ def test_a_rewrite_and_a_modifier_reading_both_count() -> None:
     (CELERY, MUSTARD possible): the token carries the allergens of both."""
     r = check_label("maltes flavoring", PROFILE_ALL, ONTO)
     assert {f.code for f in r.findings} == {"GLUTEN", "CELERY", "MUSTARD"} and r.unmatched == ()
+
+
+def test_a_head_read_through_a_rewrite_also_carries_its_modifier_reading() -> None:
+    """The same one level down: the head "caramel malte" of "frantumate caramel malte of Spain" is caramel malt
+    (inflection) and caramel (modifier malte)."""
+    r = check_label("water, frantumate caramel malte of Spain", ["MILK"], ONTO)
+    assert r.verdict != "SAFE" and [f.code for f in r.findings] == ["MILK"]
