@@ -10,8 +10,9 @@ introduced by of/from/de/aus/di/del … (``sheep's milk of Spain``).
 Safety: a modifier never names an allergen and is never a bare negation or a number (the ontology drops such entries
 on load, :meth:`Ontology._drop_unsafe_modifiers`), so the head carries every allergen the token can carry; words
 that change meaning (fried, seasoned, pickled, breaded, colours, purée, paste …) are not modifiers at all. The
-longest head that resolves wins (every one of that length, when several do: each is a reading, and all their allergens
-count); the result names the head and the stripped words.
+longest head that resolves names the token; every other head that resolves is a reading too, and all their allergens
+count ("teilentolte brazil nuts": brazil nuts, and nuts with "brazil" as an origin). The result names the head and
+the stripped words.
 """
 
 from __future__ import annotations
@@ -48,9 +49,10 @@ def strip_modifiers(key: str, ontology: Ontology) -> tuple[str, tuple[str, ...]]
 
 
 def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Every ``(head, stripped words)`` reading of ``key`` with the longest head, first position first: two heads of
-    the same length are both readings ("sucres semoule fine": sucres + semoule fine, or sucre semoule + fine), and
-    the caller keeps the allergens of both."""
+    """Every ``(head, stripped words)`` reading of ``key``, longest head first (then first position first). Each is a
+    reading and the caller keeps the allergens of all: two heads of the same length ("sucres semoule fine": sucres
+    + semoule fine, or sucre semoule + fine), or a modifier that is also part of a longer name ("teilentolte brazil
+    nuts": brazil nuts, or Brazil + nuts — the bare "nuts" may be PEANUT)."""
     from dinecheck.allergens.normalize import resolve_key  # normalize uses this module
 
     mods = ontology.modifiers
@@ -80,10 +82,7 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
                 if suf[k] and mods.get(_join(words[j + 1 : k])) == "modifier_origin":
                     suf[j] = True
                     break
-    for size in range(n - 1, 0, -1):
-        best = [(i, i + size) for i in range(0, n - size + 1)
-                if pre[i] and suf[i + size] and resolve_key(_join(words[i : i + size]), ontology)[0]]  # fmt: skip
-        if best:
-            return tuple((_join(words[i:j]), tuple(w for w in (*words[:i], *words[j:]) if w not in ("d'", "l'")))
-                         for i, j in best)  # fmt: skip
-    return ()
+    heads = [(i, i + size) for size in range(n - 1, 0, -1) for i in range(0, n - size + 1)
+             if pre[i] and suf[i + size] and resolve_key(_join(words[i : i + size]), ontology)[0]]  # fmt: skip
+    return tuple((_join(words[i:j]), tuple(w for w in (*words[:i], *words[j:]) if w not in ("d'", "l'")))
+                 for i, j in heads)  # fmt: skip

@@ -346,8 +346,8 @@ def _rewritten(key: str, ontology: Ontology) -> _Resolved:
 
 
 def _stripped(key: str, ontology: Ontology) -> _Resolved | None:
-    """The reading of ``key`` as a known name with modifiers around it (every head of the longest length, each read
-    by :func:`_rewritten`: the synonyms of all of them), or None."""
+    """The reading of ``key`` as a known name with modifiers around it (every head, each read by
+    :func:`_rewritten`: the synonyms of all of them), or None."""
     heads = modifier_readings(key, ontology)
     if not heads:
         return None

@@ -149,3 +149,11 @@ def test_a_head_read_through_a_rewrite_also_carries_its_modifier_reading() -> No
     (inflection) and caramel (modifier malte)."""
     r = check_label("water, frantumate caramel malte of Spain", ["MILK"], ONTO)
     assert r.verdict != "SAFE" and [f.code for f in r.findings] == ["MILK"]
+
+
+def test_a_modifier_that_is_also_part_of_a_longer_name_gives_both_readings() -> None:
+    """"brazil" is an origin and part of "brazil nuts": the longest head names the token, the bare "nuts" (TREE_NUTS
+    and PEANUT) is a reading too, so dressing "nuts" in modifiers never drops PEANUT."""
+    assert strip_modifiers("teilentolte brazil nuts", ONTO) == ("brazil nuts", ("teilentolte",))
+    r = check_label("salt, teilentolte brazil nuts coarsely ground of Spain, rice", ["PEANUT"], ONTO)
+    assert r.verdict != "SAFE" and [f.code for f in r.findings] == ["PEANUT"]
