@@ -10,7 +10,9 @@ introduced by of/from/de/aus/di/del … (``sheep's milk of Spain``).
 Safety: a modifier never names an allergen and is never a bare negation or a number (the ontology drops such entries
 on load, :meth:`Ontology._drop_unsafe_modifiers`), so the head carries every allergen the token can carry; words
 that change meaning (fried, seasoned, pickled, breaded, colours, purée, paste …) are not modifiers at all. The
-longest head that resolves wins; the result names the head and the stripped words.
+longest head that resolves names the token; every other head that resolves is a reading too, and all their allergens
+count ("teilentolte brazil nuts": brazil nuts, and nuts with "brazil" as an origin). The result names the head and
+the stripped words.
 """
 
 from __future__ import annotations
@@ -42,15 +44,24 @@ def _join(words: list[str]) -> str:
 
 def strip_modifiers(key: str, ontology: Ontology) -> tuple[str, tuple[str, ...]] | None:
     """``(head, stripped words)`` when ``key`` is a known name with modifiers around it; None otherwise."""
+    heads = modifier_readings(key, ontology)
+    return heads[0] if heads else None
+
+
+def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Every ``(head, stripped words)`` reading of ``key``, longest head first (then first position first). Each is a
+    reading and the caller keeps the allergens of all: two heads of the same length ("sucres semoule fine": sucres
+    + semoule fine, or sucre semoule + fine), or a modifier that is also part of a longer name ("teilentolte brazil
+    nuts": brazil nuts, or Brazil + nuts — the bare "nuts" may be PEANUT)."""
     from dinecheck.allergens.normalize import resolve_key  # normalize uses this module
 
     mods = ontology.modifiers
     if not mods:
-        return None
+        return ()
     words = _words(key)
     n = len(words)
     if n < 2 or n > MAX_WORDS:
-        return None
+        return ()
     # pre[i]: words[:i] is a sequence of modifiers; suf[j]: words[j:] is a sequence of modifiers and origin tails
     pre = [False] * (n + 1)
     pre[0] = True
@@ -71,19 +82,7 @@ def strip_modifiers(key: str, ontology: Ontology) -> tuple[str, tuple[str, ...]]
                 if suf[k] and mods.get(_join(words[j + 1 : k])) == "modifier_origin":
                     suf[j] = True
                     break
-    best: tuple[int, int] | None = None
-    for size in range(n - 1, 0, -1):
-        for i in range(0, n - size + 1):
-            j = i + size
-            if pre[i] and suf[j]:
-                head = _join(words[i:j])
-                if resolve_key(head, ontology)[0]:
-                    best = (i, j)
-                    break
-        if best is not None:
-            break
-    if best is None:
-        return None
-    i, j = best
-    stripped = tuple(w for w in (*words[:i], *words[j:]) if w not in ("d'", "l'"))
-    return _join(words[i:j]), stripped
+    heads = [(i, i + size) for size in range(n - 1, 0, -1) for i in range(0, n - size + 1)
+             if pre[i] and suf[i + size] and resolve_key(_join(words[i : i + size]), ontology)[0]]  # fmt: skip
+    return tuple((_join(words[i:j]), tuple(w for w in (*words[:i], *words[j:]) if w not in ("d'", "l'")))
+                 for i, j in heads)  # fmt: skip

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
-from dinecheck.allergens.modifiers import strip_modifiers
+from dinecheck.allergens.modifiers import modifier_readings, strip_modifiers
 from dinecheck.allergens.ontology import UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
 from dinecheck.allergens.tokenize import Token, canonical_key, e_number_base, is_purpose_note
 
@@ -147,6 +147,7 @@ class Memo:
     suggestions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # unknown key → close names (:mod:`suggest`)
     choice_keys: list[str] = field(default_factory=list)  # every synonym key, for the suggestion search
     run_together: dict[str, _Resolved] = field(default_factory=dict)  # token text → its case-change reading
+    known: dict[str, bool] = field(default_factory=dict)  # key → whether it is a known name with modifiers around it
 
 
 MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (memory stays bounded)
@@ -214,9 +215,37 @@ def keeps_allergens(word: str, reading: str, ontology: Ontology) -> bool:
     return allergen_codes(word, ontology) <= allergen_codes(reading, ontology)
 
 
+def _codes(syns: Iterable[Synonym], ontology: Ontology) -> set[str]:
+    return {p.code for s in syns for p in ontology.allergen_paths(s.canonical_id)}
+
+
+def split_keeps(whole: str, parts: tuple[str, ...], ontology: Ontology) -> bool:
+    """Whether reading the unknown key ``whole`` as its conjunction ``parts`` keeps every allergen of the names
+    inside it (:func:`word_hints`). A known name may span the conjunction behind words that keep ``whole`` from
+    resolving ("liofilizzate crema de avellanas y cacao allevato a terra": the spread carries MILK, no part does);
+    then the split would drop an allergen, and the segment stays whole (unknown, its names as hints)."""
+    inside = _codes((s for _gram, syns in word_hints(whole, ontology) for s in syns), ontology)
+    if not inside:
+        return True
+    split: set[str] = set()
+    for part in parts:
+        found = remembered(ontology, "readings", part, partial(_reading, part, False, ontology))[0]
+        split |= _codes(found or (s for _gram, syns in word_hints(part, ontology) for s in syns), ontology)
+    return inside <= split
+
+
 def is_known(key: str, ontology: Ontology) -> bool:
-    """Whether ``key`` resolves (used by the tokenizer to keep "sweet and sour sauce" whole)."""
-    return bool(resolve_key(key, ontology)[0])
+    """Whether ``key`` names a known ingredient as a whole: it resolves, or it is a known name with modifiers around
+    it. The tokenizer keeps a known text whole ("sweet and sour sauce", "oat clusters with nuts"); a name with
+    modifiers must be kept whole too ("toasted oat clusters with nuts"), or splitting it on its conjunction reads
+    other names than the bare name and may drop an allergen the whole name carries."""
+    if resolve_key(key, ontology)[0]:
+        return True
+    return " " in key and remembered(ontology, "known", key, partial(_has_modifiers_around_a_name, key, ontology))
+
+
+def _has_modifiers_around_a_name(key: str, ontology: Ontology) -> bool:
+    return strip_modifiers(key, ontology) is not None
 
 
 def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, ...]:
@@ -263,7 +292,7 @@ def _run_together(text: str, ontology: Ontology) -> _Resolved:
 def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
     """What a token key resolves to (``hyphenated``: the token text has a hyphen): the exact lookup and its controlled
     rewrites, then the joined and segmented fallbacks."""
-    syns, matched, rule = resolve_key(key, ontology)
+    syns, matched, rule = _rewritten(key, ontology)
     if not syns and hyphenated and " " in key:  # a word hyphenated across a line: "Antioxidations-mittel"
         joined = key.replace(" ", "")
         exact = ontology.synonyms.get(joined)
@@ -304,14 +333,27 @@ _SOURCE_SEPARATORS = (" made from ", " derived from ", " obtained from ", " from
                       " procedente de ", " obtenido de ", " ottenuto da ", " derivato da ")  # fmt: skip
 
 
+def _rewritten(key: str, ontology: Ontology) -> _Resolved:
+    """:func:`resolve_key`; when it took a rewrite, the modifier reading of ``key`` counts too: a rewrite ("maltes
+    flavoring" → malt flavoring) is one reading, modifiers around a name (maltes + flavoring) another."""
+    syns, matched, rule = resolve_key(key, ontology)
+    if syns and rule != "exact" and " " in key:
+        stripped = _stripped(key, ontology)
+        if stripped is not None and not set(stripped[0]) <= set(syns):
+            return (tuple(dict.fromkeys((*syns, *stripped[0]))), f"{matched} | {stripped[1]}",
+                    f"{rule}; {stripped[2]}")  # fmt: skip
+    return syns, matched, rule
+
+
 def _stripped(key: str, ontology: Ontology) -> _Resolved | None:
-    """The reading of ``key`` as a known name with modifiers around it, or None."""
-    stripped = strip_modifiers(key, ontology)
-    if stripped is None:
+    """The reading of ``key`` as a known name with modifiers around it (every head, each read by
+    :func:`_rewritten`: the synonyms of all of them), or None."""
+    heads = modifier_readings(key, ontology)
+    if not heads:
         return None
-    head, words = stripped
-    found, _matched, _rule = resolve_key(head, ontology)
-    return found, head, "modifiers: " + ", ".join(words)
+    found = tuple(dict.fromkeys(s for head, _words in heads for s in _rewritten(head, ontology)[0]))
+    rules = "; ".join("modifiers: " + ", ".join(words) for _head, words in heads)
+    return found, " | ".join(head for head, _words in heads), rules
 
 
 def _names_allergen(key: str, ontology: Ontology) -> bool:

@@ -12,7 +12,7 @@ from typing import Literal
 
 from dinecheck.allergens.declared import Declaration, declared_findings
 from dinecheck.allergens.detect import Finding, dedupe, detect, names_profile
-from dinecheck.allergens.normalize import is_known, keeps_allergens, memo_for, normalize
+from dinecheck.allergens.normalize import is_known, keeps_allergens, memo_for, normalize, split_keeps
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
 from dinecheck.allergens.pasted import Reading, readings
 from dinecheck.allergens.phrases import PhraseHit, find_phrases
@@ -161,6 +161,7 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         known=lambda key: is_known(key, ontology),
         keeps=lambda word, reading: keeps_allergens(word, reading, ontology),
         plans=memo.plans if (memo := memo_for(ontology)) is not None else None,
+        splits=lambda whole, parts: split_keeps(whole, parts, ontology),
     )
     resolutions = normalize(tokens, ontology)
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped)

@@ -263,7 +263,9 @@ _LEAD_FIRST = frozenset({"dont", "including", "incl", "incl.", "inkl", "inkl.", 
                          "with", "avec", "mit", "con", "from", "aus", "made", "prepared"})  # fmt: skip
 
 
-def _clean(raw: str) -> str:
+def _clean(raw: str, lead: bool = True) -> str:
+    """The text of a token (percentages, emphasis marks and edge punctuation removed; ``lead``: leading words such
+    as "with", "including", "aus" too)."""
     text = raw
     if "%" in text or "percent" in text or "pct" in text:
         text = _PERCENT.sub(" ", text, timeout=_TIMEOUT)
@@ -271,9 +273,17 @@ def _clean(raw: str) -> str:
         text = _EMPHASIS.sub("", text, timeout=_TIMEOUT)
     text = text.strip(" \t:.-–'\"")
     first = text.split(" ", 1)[0].lower()
-    if first in _LEAD_FIRST or first.rstrip(":") in _LEAD_FIRST:
+    if lead and (first in _LEAD_FIRST or first.rstrip(":") in _LEAD_FIRST):
         text = _LEAD_WORDS.sub("", text, timeout=_TIMEOUT)
     return " ".join(text.split()).strip(" :.-–'\"")
+
+
+@lru_cache(maxsize=65536)
+def _uncut(raw: str) -> tuple[str, str] | None:
+    """``(text, key)`` of a token with its leading words kept, when cleaning removed some; None otherwise. A leading
+    word may begin a longer name ("aus fairem Handel …", a modifier): when only the uncut text is known, it is read."""
+    text = _clean(raw, lead=False)
+    return (text, canonical_key(text)) if text != _clean(raw) else None
 
 
 @lru_cache(maxsize=65536)
@@ -324,10 +334,12 @@ class _Builder:
         known: Callable[[str], bool] | None,
         keeps: Callable[[str, str], bool] | None = None,
         plans: dict[str, _Plan] | None = None,
+        splits: Callable[[str, tuple[str, ...]], bool] | None = None,
     ) -> None:
         self.s = s
         self.known = known
         self.keeps = keeps or (lambda _word, _reading: True)
+        self.splits = splits
         self.plans = plans
         self.tokens: list[Token] = []
         self.planned: list[_Planned] = []  # the plan being recorded
@@ -346,6 +358,9 @@ class _Builder:
         if info is None:
             return None
         text, key, is_note, is_header, may_trail, has_digit, vitamin_letter = info
+        uncut = _uncut(raw) if self.known is not None else None
+        if uncut is not None and self.known is not None and not self.known(key) and self.known(uncut[1]):
+            text, key = uncut  # "aus fairem Handel gemahlener Kaffee": the leading word belongs to a modifier
         if role != "note" and is_note:
             role = "note"
         if is_header and role != "note":
@@ -392,7 +407,15 @@ class _Builder:
         whole = canonical_key(_clean(raw))
         if (self.known is not None and self.known(whole)) or _is_purpose_note(whole):
             return [(start, end)]
-        return [(start + a, start + b) for a, b in cuts]
+        uncut = _uncut(raw.strip())
+        if self.known is not None and uncut is not None and self.known(uncut[1]):
+            return [(start, end)]
+        parts = [(start + a, start + b) for a, b in cuts]
+        if self.splits is not None:
+            infos = [_token_info(self.s[a:b].strip()) if b > a else None for a, b in parts]
+            if not self.splits(whole, tuple(i[1] for i in infos if i is not None)):
+                return [(start, end)]  # a name spanning the conjunction carries an allergen no part carries
+        return parts
 
     def distribute(self, parts: list[tuple[int, int]]) -> list[str | None]:
         """Keys for conjunction parts that share words with a neighbour, when the shared reading is a known name that
@@ -530,13 +553,17 @@ def tokenize(
     known: Callable[[str], bool] | None = None,
     keeps: Callable[[str, str], bool] | None = None,
     plans: dict | None = None,
+    splits: Callable[[str, tuple[str, ...]], bool] | None = None,
 ) -> tuple[Token, ...]:
     """Split a label into tokens. ``masks`` are raw-text spans already consumed by risk phrases (treated as
     separators); ``known(key)`` says whether a whole conjunction-bearing segment is itself a known name;
     ``keeps(word, reading)`` whether a shared-word reading keeps every allergen of the word alone ("eel and soy
-    sauce" must not become "eel sauce" if that drops FISH). ``plans``, when given, is a dict the caller keeps for
-    one fixed pair of ``known``/``keeps`` (e.g. per ontology): the tokens of each item text are planned once and
-    replayed for its later occurrences (same result, less work on batches)."""
+    sauce" must not become "eel sauce" if that drops FISH); ``splits(whole, parts)`` whether reading an unknown
+    conjunction-bearing segment as its parts keeps every allergen of the names inside it (a name spanning the
+    conjunction, "… crema de avellanas y cacao …", keeps the segment whole when its allergens would be lost).
+    ``plans``, when given, is a dict the caller keeps for one fixed set of ``known``/``keeps``/``splits`` (e.g. per
+    ontology): the tokens of each item text are planned once and replayed for its later occurrences (same result,
+    less work on batches)."""
     if len(text) > MAX_LABEL_CHARS:
         raise OntologyError(f"label text is {len(text)} characters; the limit is {MAX_LABEL_CHARS}", "ingredients_text")
     masks = list(masks)
@@ -558,6 +585,6 @@ def tokenize(
         s = _MARKUP.sub(lambda m: _MASK * len(m.group(0)), s, timeout=_TIMEOUT)
     if "(" in s:  # E150(d) → "E150 d " (same length, so spans stay valid)
         s = _E_SUBLETTER.sub(lambda m: f"{m.group(1)} {m.group(2)} ", s, timeout=_TIMEOUT)
-    builder = _Builder(s, known, keeps, plans)
+    builder = _Builder(s, known, keeps, plans, splits)
     builder.run()
     return tuple(builder.tokens)

@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from dinecheck.allergens.detect import ingredient_findings
-from dinecheck.allergens.normalize import is_known, keeps_allergens, memo_for, normalize
+from dinecheck.allergens.normalize import is_known, keeps_allergens, memo_for, normalize, split_keeps
 from dinecheck.allergens.ontology import Ontology, RiskLevel
 from dinecheck.allergens.phrases import find_phrases
 from dinecheck.allergens.tokenize import tokenize
@@ -60,7 +60,8 @@ def label_marks(text: str, profile: Collection[str], ontology: Ontology) -> list
     memo = memo_for(ontology)
     tokens = tokenize(text, scan.masks, known=lambda key: is_known(key, ontology),
                       keeps=lambda word, reading: keeps_allergens(word, reading, ontology),
-                      plans=memo.plans if memo is not None else None)
+                      plans=memo.plans if memo is not None else None,
+                      splits=lambda whole, parts: split_keeps(whole, parts, ontology))
     codes = frozenset(profile)
     marks: list[Mark] = []
     for res in normalize(tokens, ontology):

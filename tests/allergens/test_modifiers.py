@@ -95,3 +95,65 @@ def test_a_name_made_from_another_reads_as_both(text: str, codes: set[str]) -> N
     r = check_label(text, ["WHEAT", "GLUTEN", "PEANUT"], ONTO)
     assert r.unmatched == () and {f.code for f in r.findings} == codes
     assert check_label("tomato concentrate from zorblax", ["PEANUT"], ONTO).unmatched != ()
+
+
+@pytest.mark.parametrize(("bare", "dressed"), [
+    ("oat clusters with nuts", "a base de concentre oat clusters with nuts"),
+    ("half and half", "frozen half and half"),
+    ("mostaza con miel", "halbiertes mostaza con miel"),
+])  # fmt: skip
+def test_a_name_with_a_conjunction_and_modifiers_is_read_whole(bare: str, dressed: str) -> None:
+    """Found by the property above: the modifiers made the tokenizer split the name on its conjunction."""
+    want = {f.code for f in check_label(bare, PROFILE_ALL, ONTO).findings}
+    r = check_label(dressed, PROFILE_ALL, ONTO)
+    assert want and {f.code for f in r.findings} == want and r.unmatched == ()
+
+
+def test_a_leading_word_that_begins_a_modifier_is_kept_with_it() -> None:
+    """"aus" alone is a leading word ("aus Milch"), but "aus fairem Handel" is a modifier: cutting "aus" off left an
+    unknown "fairem Handel …" and split the name on its conjunction."""
+    r = check_label("aus fairem handel crema de avellanas y cacao", PROFILE_ALL, ONTO)
+    assert {f.code for f in r.findings} == {"MILK", "SOY", "TREE_NUTS"} and r.unmatched == ()
+    assert {f.code for f in check_label("sugar, aus Milch", PROFILE_ALL, ONTO).findings} == {"MILK"}
+
+
+def test_a_name_spanning_a_conjunction_is_not_split_away_when_too_long_to_read() -> None:
+    """Too many modifiers for the modifier reading: splitting on "y" would read "… crema de avellanas" and "cacao …"
+    and lose the MILK and SOY of the spread; the item stays whole (unknown, VERIFY, its names as hints)."""
+    text = "water, liofilizzate descafeinados crema de avellanas y cacao allevato a terra gezuckerter of Spain"
+    r = check_label(text, ["MILK"], ONTO)
+    assert r.verdict == "VERIFY" and [f.code for f in r.findings] == ["MILK"]
+    assert r.unmatched == ("liofilizzate descafeinados crema de avellanas y cacao allevato a terra gezuckerter of Spain",)
+    # a name spanning the conjunction that carries nothing the parts lack does not stop the split
+    plain = check_label("sea salt and pepper, milk and honey", ["MILK"], ONTO)
+    assert plain.unmatched == () and plain.verdict == "AVOID"
+
+
+def test_two_heads_of_the_same_length_are_both_read() -> None:
+    """"sucres semoule fine": sucre semoule (caster sugar) + fine, or sucres (sweetened) + semoule fine (durum wheat
+    semolina); the first one found used to be the only reading, and the wheat was lost."""
+    assert strip_modifiers("sucres semoule fine", ONTO) == ("sucres semoule", ("fine",))
+    r = check_label("bajo en sodio sucres semoule fine", ["WHEAT"], ONTO)
+    assert r.verdict == "AVOID" and [f.code for f in r.findings] == ["WHEAT"]
+
+
+def test_a_rewrite_and_a_modifier_reading_both_count() -> None:
+    """"maltes flavoring": the inflection rewrite reads malt flavoring (GLUTEN), the modifier reading flavoring
+    (CELERY, MUSTARD possible): the token carries the allergens of both."""
+    r = check_label("maltes flavoring", PROFILE_ALL, ONTO)
+    assert {f.code for f in r.findings} == {"GLUTEN", "CELERY", "MUSTARD"} and r.unmatched == ()
+
+
+def test_a_head_read_through_a_rewrite_also_carries_its_modifier_reading() -> None:
+    """The same one level down: the head "caramel malte" of "frantumate caramel malte of Spain" is caramel malt
+    (inflection) and caramel (modifier malte)."""
+    r = check_label("water, frantumate caramel malte of Spain", ["MILK"], ONTO)
+    assert r.verdict != "SAFE" and [f.code for f in r.findings] == ["MILK"]
+
+
+def test_a_modifier_that_is_also_part_of_a_longer_name_gives_both_readings() -> None:
+    """"brazil" is an origin and part of "brazil nuts": the longest head names the token, the bare "nuts" (TREE_NUTS
+    and PEANUT) is a reading too, so dressing "nuts" in modifiers never drops PEANUT."""
+    assert strip_modifiers("teilentolte brazil nuts", ONTO) == ("brazil nuts", ("teilentolte",))
+    r = check_label("salt, teilentolte brazil nuts coarsely ground of Spain, rice", ["PEANUT"], ONTO)
+    assert r.verdict != "SAFE" and [f.code for f in r.findings] == ["PEANUT"]

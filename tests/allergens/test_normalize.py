@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dinecheck.allergens.normalize import is_known, normalize, resolve_key
+from dinecheck.allergens.normalize import is_known, normalize, resolve_key, split_keeps
 from dinecheck.allergens.ontology import load_data_dir
 from dinecheck.allergens.tokenize import tokenize
 
@@ -114,3 +114,17 @@ def test_a_word_hyphenated_across_a_line_is_joined_only_when_hyphenated(onto) ->
 
 def _canonical_ids(res) -> tuple[str, ...]:
     return tuple(dict.fromkeys(s.canonical_id for s in res.synonyms))
+
+
+def test_a_split_must_keep_the_allergens_of_a_name_spanning_the_conjunction() -> None:
+    onto = load_data_dir()  # the shipped ontology: its modifiers and names
+    whole = "liofilizzate crema de avellanas y cacao allevato a terra"
+    assert not split_keeps(whole, ("liofilizzate crema de avellanas", "cacao allevato a terra"), onto)
+    assert split_keeps("sea salt and pepper", ("sea salt", "pepper"), onto)  # "salt and pepper" carries nothing
+    assert split_keeps("milk and honey", ("milk", "honey"), onto)
+    assert split_keeps("roasted peanuts and sugar", ("roasted peanuts", "sugar"), onto)
+
+
+def test_a_name_with_modifiers_around_it_is_known() -> None:
+    onto = load_data_dir()
+    assert is_known("toasted oat clusters with nuts", onto) and not is_known("toasted zorblax with nuts", onto)
