@@ -60,13 +60,16 @@ def ingredient_findings(
     profile: Collection[str],
     ontology: Ontology,
     capped: Collection[tuple[int, int]] = (),
+    declared: Collection[int] = (),
 ) -> list[Finding]:
     """The best ingredient finding per profile allergen (highest level, earliest span on a tie). Candidates are
-    compared first and only the winners are built (their explanations are the costly part)."""
+    compared first and only the winners are built (their explanations are the costly part). ``declared`` holds the
+    indexes of names whose components the label lists (:mod:`compound`): what such a name only *may* carry (a
+    POSSIBLE path of its own) is settled by those components; its definite allergens stay."""
     best: dict[str, tuple[int, tuple[int, int], tuple]] = {}
     seen: dict[str, dict[tuple[int, int], tuple[str, RiskLevel, str]]] = {}  # code → span → (token, level, source)
     paths_of = ontology.allergen_paths
-    for res in resolutions:
+    for n, res in enumerate(resolutions):
         tok = res.token
         span = tok.span
         if not res.synonyms:
@@ -86,12 +89,15 @@ def ingredient_findings(
             continue
         held = bool(capped) and any(a <= span[0] and span[1] <= b for a, b in capped)
         cap = res.rule == "segmented" or held  # a guessed reading, or an item of an absence claim: POSSIBLE at most
+        settled = n in declared  # its components are listed: they settle what the name alone may carry
         for syn in res.synonyms:
             for path in paths_of(syn.canonical_id):
                 code = path.code
                 if code not in profile:
                     continue
                 level = path.level
+                if settled and level is RiskLevel.POSSIBLE:
+                    continue
                 rank = _RANKS[level]
                 if cap and rank > _POSSIBLE_RANK:
                     level = RiskLevel.POSSIBLE
@@ -218,6 +224,8 @@ def detect(
     profile: Collection[str],
     ontology: Ontology,
     capped: Collection[tuple[int, int]] = (),
+    declared: Collection[int] = (),
 ) -> tuple[Finding, ...]:
     profile = frozenset(profile)
-    return dedupe([*ingredient_findings(resolutions, profile, ontology, capped), *phrase_findings(hits, profile)])
+    return dedupe([*ingredient_findings(resolutions, profile, ontology, capped, declared),
+                   *phrase_findings(hits, profile)])  # fmt: skip

@@ -30,8 +30,11 @@ new line, a closing bracket it is inside of) or the next chosen phrase — that 
   a DEFINITE allergen, and an item we cannot attribute is never silently dropped.
 * Storage, use, preparation and nutrition statements ("Keep refrigerated…", "A consommer de préférence…",
   "Nährwerte…") are masked to the end of their item (the next ``, ; .``, or the next phrase) and reported in
-  ``statements``: they are not ingredients, and what follows a comma is read again. Manufacturing wording
-  ("made in…") is never a statement, since it may carry a facility warning. A statement never hides a word that
+  ``statements``: they are not ingredients, and what follows a comma is read again. After a nutrition heading, the
+  table's rows (nutrient words and amounts only: EU Annex XV / US panel wording) are masked too. A sentence opening
+  with an instruction verb ("Preheat…", "Serve chilled", "Faites cuire…") is masked to its end. An origin line
+  ("Made in France", "Hergestellt in Deutschland") is masked only when it is short and names no shared production
+  (a facility warning is never masked). Packaging, weight and batch lines too. A statement never hides a word that
   names an allergen.
 * List introducers ("contains 2% or less of:", "contains less than 1% of the following") and allergen boilerplate
   ("Allergy advice: for allergens, including cereals containing gluten, see ingredients in bold", "Allergènes : voir
@@ -102,6 +105,89 @@ _STATEMENTS = (
     "por 100 g", "por 100g", "valor energético", "modalità di conservazione", "modalità d'uso", "per 100 g di",
     "valori nutrizionali medi", "voedingswaarde", "bewaren",
 )  # fmt: skip
+# more furniture: packaging, weights, batch marks, marketing lines, cooking-method headings (five languages)
+_FURNITURE = (
+    "packaged in a protective atmosphere", "packed in a protective atmosphere", "packaged under protective atmosphere",
+    "conditionné sous atmosphère protectrice", "emballé sous atmosphère protectrice", "unter schutzatmosphäre verpackt",
+    "envasado en atmósfera protectora", "confezionato in atmosfera protettiva", "net weight", "net wt", "poids net",
+    "nettogewicht", "nettofüllmenge", "peso neto", "peso netto", "lot:", "lot no", "batch:", "batch no", "lote:",
+    "lotto:", "of your 5 a day", "of your five a day", "not from concentrate", "microwave:", "oven:", "hob:",
+    "oven cook:", "microwave cook:", "grill:", "pan fry:", "deep fry:", "micro-ondes :", "au four :", "four :",
+    "à la poêle :", "poêle :", "mikrowelle:", "backofen:", "pfanne:", "horno:", "microondas:", "sartén:", "forno:",
+    "microonde:", "padella:", "serving suggestion:", "suggestion de présentation", "serviervorschlag",
+    "sugerencia de presentación", "suggerimento di presentazione",
+)  # fmt: skip
+_STATEMENTS = _STATEMENTS + _FURNITURE
+# a sentence that opens with one of these verbs is an instruction (how to cook, serve or keep the product): masked to
+# the end of its sentence. Only at the start of a sentence, only before a word ("Spread (…)" stays a name), never
+# before "of" ("Mix of …"), and never hiding a word that names an allergen ("Serve with peanut sauce" keeps it)
+_INSTRUCTION_VERBS = (
+    "preheat", "heat", "reheat", "cook", "bake", "microwave", "boil", "simmer", "stir", "serve", "remove", "place",
+    "pierce", "allow", "leave", "defrost", "thaw", "shake", "open", "drain", "rinse", "soak", "fry", "grill", "toast",
+    "warm", "refrigerate", "chill", "consume", "eat", "enjoy", "use", "do not", "pour", "add", "stand", "turn",
+    "check", "ensure", "cut", "peel", "wash", "empty", "squeeze", "dilute", "spread dim", "steam",
+    "préchauffer", "préchauffez", "chauffer", "chauffez", "réchauffer", "réchauffez", "faire cuire", "faites cuire",
+    "cuire", "faire chauffer", "faites chauffer", "verser", "versez", "ajouter", "ajoutez", "mélanger", "mélangez",
+    "remuer", "remuez", "servir", "servez", "laisser", "laissez", "retirer", "retirez", "placer", "placez", "déposer",
+    "déposez", "consommer", "consommez", "décongeler", "ne pas", "agiter", "agitez", "ouvrir", "égoutter", "rincer",
+    "diluer", "diluez",
+    "erhitzen", "vorheizen", "backofen vorheizen", "aufwärmen", "auftauen", "vor gebrauch", "vor dem verzehr",
+    "im backofen", "in der mikrowelle", "in der pfanne", "nicht wieder", "umrühren", "servieren",
+    "calentar", "precalentar", "cocinar", "hornear", "servir", "agitar", "consumir", "añadir", "mezclar", "retirar",
+    "no congelar", "no recongelar", "descongelar", "scaldare", "riscaldare", "preriscaldare", "cuocere", "servire",
+    "agitare", "consumare", "aggiungere", "mescolare", "togliere", "non ricongelare", "scongelare",
+)  # fmt: skip
+# "made in France", "hergestellt in Deutschland": an origin line, masked to the end of its item when that item is
+# short and says nothing of shared production (a facility warning is never masked: see _SHARED_PRODUCTION)
+_ORIGIN_LEADS = ("made in", "produced in", "manufactured in", "packed in", "fabriqué en", "fabriqué au",
+                 "fabriqué aux", "élaboré en", "produit en", "hergestellt in", "produziert in", "elaborado en",
+                 "fabricado en", "producido en", "prodotto in", "fabbricato in")  # fmt: skip
+_SHARED_PRODUCTION = frozenset(
+    {"facility", "factory", "plant", "site", "kitchen", "bakery", "premises", "environment", "line", "lines",
+     "equipment", "handles", "handling", "processes", "processing", "uses", "using", "also", "allergen", "allergens",
+     "trace", "traces", "same", "shared", "atelier", "usine", "etablissement", "ligne", "lignes", "utilise",
+     "manipule", "meme", "betrieb", "werk", "anlage", "verarbeitet", "spuren", "fabrica", "planta", "linea",
+     "utiliza", "mismo", "trazas", "stabilimento", "utilizza", "stesso", "tracce", "where", "which", "that", "qui",
+     "ou", "der", "die", "das", "que", "donde", "dove", "che"}
+)  # fmt: skip
+MAX_ORIGIN_WORDS = 6
+# nutrition headings: after one, the rows of the table that follow (nutrient words and amounts only) are masked too
+_NUTRITION_HEADS = frozenset(lookup_key(h) for h in (
+    "nutritional information", "nutrition information", "nutrition facts", "typical values", "nutrition:",
+    "nutritional values", "nutrition declaration", "average values", "energy:", "per 100 g", "per 100g", "per 100 ml",
+    "per 100ml", "per serving", "valeurs nutritionnelles", "déclaration nutritionnelle",
+    "valeurs nutritionnelles moyennes", "pour 100 g", "pour 100g", "pour 100 ml", "pour 100ml", "énergie", "nährwerte",
+    "nährwertangaben", "durchschnittliche nährwerte", "nährwertangaben pro", "pro 100 g", "pro 100g", "pro 100 ml",
+    "brennwert", "información nutricional", "valores nutricionales", "información nutricional por", "por 100 g",
+    "por 100g", "valor energético", "valori nutrizionali", "valori nutrizionali medi", "per 100 g di", "voedingswaarde",
+))  # fmt: skip
+# the words of a nutrition declaration (EU Regulation 1169/2011 Annex XV, the US Nutrition Facts panel) in the five
+# languages, lookup-key form. "Eiweiß" (protein, but also egg white) is left out on purpose: it stays a token
+_NUTRITION_WORDS = frozenset(
+    """energy fat fats total saturates saturated trans monounsaturates monounsaturated polyunsaturates polyunsaturated
+    fatty acids acid cholesterol carbohydrate carbohydrates sugars sugar added includes incl polyols starch fibre fiber
+    dietary protein proteins salt sodium calories calorie kcal kj cal of which per serving portion ri dv daily value
+    reference intake energie valeur energetique matieres grasses lipides dont acides gras satures glucides sucres
+    amidon fibres alimentaires proteines sel brennwert fett davon gesattigte fettsauren kohlenhydrate zucker
+    mehrwertige alkohole starke ballaststoffe salz natrium valor energetico energia grasas de las cuales saturadas
+    hidratos carbono carbohidratos azucares fibra alimentaria proteinas sal sodio valore grassi di cui acidi saturi
+    carboidrati zuccheri fibre proteine sale vitamin vitamine vitamina mg g µg mcg ml l la le les the a""".split()
+)  # fmt: skip
+_AMOUNT = regex.compile(r"[<>~≤≥]?\s?\d+(?:[.,]\d+)?\s?(?:kcal|kj|cal|mg|µg|mcg|g|ml|%)(?![^\W\d_])|\bcalories? \d+")
+_ROW_PUNCT = regex.compile(r"[()\[\]/:*+=≈]")
+
+
+def _nutrition_row(item: str) -> bool:
+    """A row of a nutrition table: at least one amount with a unit, and otherwise only nutrition words."""
+    if not any(ch.isdigit() for ch in item):
+        return False
+    rest, n = _AMOUNT.subn(" ", item, timeout=_TIMEOUT)
+    if not n:
+        return False
+    words = _ROW_PUNCT.sub(" ", rest, timeout=_TIMEOUT).split()
+    return all(w in _NUTRITION_WORDS for w in words)
+
+
 # suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
 _SUITABILITY = frozenset(
     {"suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
@@ -293,6 +379,12 @@ class _Index:
         for st in _STATEMENTS:
             key = lookup_key(st)
             seen.setdefault(f"{key}...None", _Pattern(key, None, None, "statement"))
+        for verb in _INSTRUCTION_VERBS:
+            key = lookup_key(verb)
+            seen.setdefault(f"{key}...None", _Pattern(key, None, None, "instruction"))
+        for lead in _ORIGIN_LEADS:
+            key = lookup_key(lead)
+            seen.setdefault(f"{key}...None", _Pattern(key, None, None, "origin"))
         self.patterns = tuple(seen.values())
         by_head: dict[str, list[_Pattern]] = {}
         for pat in self.patterns:
@@ -367,6 +459,8 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
         if not _bounded(t, s, e):
             continue
         for pat in pats:
+            if pat.kind == "instruction" and not _opens_instruction(t, s, e):
+                continue
             if pat.tail is None:
                 out.append(_Cand(s, e, e, None, pat.kind, pat.phrase, len(head)))
                 continue
@@ -408,6 +502,17 @@ def _intro_matches(t: str) -> list[regex.Match[str]]:
             out.append(m)
             end = m.end()
     return out
+
+
+def _opens_instruction(t: str, start: int, end: int) -> bool:
+    """Whether a verb at ``t[start:end]`` opens a sentence and is followed by a word other than "of"."""
+    k = start - 1
+    while k >= 0 and t[k] == " ":
+        k -= 1
+    if k >= 0 and t[k] not in ".!?\n:\x1f":
+        return False
+    rest = t[end : end + 4]
+    return len(rest) >= 2 and rest[0] == " " and rest[1].isalnum() and not rest.startswith(" of ")
 
 
 def _choose(cands: list[_Cand]) -> list[_Cand]:
@@ -495,10 +600,19 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
             end = c.list_start if _mentions_allergen(t[c.list_start : c.end], ontology) else c.end
             masks.append(raw(c.start, end))
             continue
-        if c.kind == "statement":  # up to the end of its item: what follows a comma may be an ingredient again
-            end = _sentence_end(t, c.end, next_start, ".!?,;")
+        if c.kind in ("statement", "instruction", "origin"):
+            # a statement up to the end of its item (what follows a comma may be an ingredient again), an
+            # instruction up to the end of its sentence, an origin line up to the end of its item when it is short
+            # and says nothing of shared production
+            end = _sentence_end(t, c.end, next_start, ".!?" if c.kind == "instruction" else ".!?,;")
+            if c.kind == "origin":
+                words = t[c.end : end].replace("'", " ").split()
+                if len(words) > MAX_ORIGIN_WORDS or not _SHARED_PRODUCTION.isdisjoint(words):
+                    continue
             if _mentions_allergen(t[c.end : end], ontology):
                 end = c.end  # "keep refrigerated peanuts": only the statement's own words are masked
+            elif c.kind == "statement" and t[c.start : c.end] in _NUTRITION_HEADS:
+                end = _table_end(t, end, next_start)
             masks.append(raw(c.start, end))
             statements.append(text[slice(*raw(c.start, end))])
             continue
@@ -541,6 +655,16 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
         hits.append(PhraseHit(phrase.phrase, phrase.type, phrase.level, _ordered(codes), raw(c.start, span_end),
                               tuple(unresolved)))  # fmt: skip
     return PhraseScan(tuple(hits), tuple(masks), tuple(claims), tuple(capped), tuple(statements))
+
+
+def _table_end(t: str, end: int, limit: int) -> int:
+    """After a nutrition heading's item: extend over the following items while each is a nutrition-table row."""
+    while end < limit and t[end] in ",;/.\n|":
+        nxt = _sentence_end(t, end + 1, limit, ".!?,;/|")
+        if not _nutrition_row(t[end + 1 : nxt]):
+            break
+        end = nxt
+    return end
 
 
 _CLAIM_CONJ = regex.compile(r" (?:and|et|und|y|e|ou|or|&|and/or|et/ou) ")

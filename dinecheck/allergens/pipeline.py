@@ -10,6 +10,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from dinecheck.allergens.compound import declared_names
 from dinecheck.allergens.declared import Declaration, declared_findings
 from dinecheck.allergens.detect import Finding, dedupe, detect, names_profile
 from dinecheck.allergens.normalize import is_known, keeps_allergens, memo_for, normalize, split_keeps
@@ -126,7 +127,7 @@ def check_label(
                           "only: the unknown word keeps the label VERIFY)")  # fmt: skip
     # a statement naming only allergens outside the profile does not call for review (issue 8, item 4)
     relevant = tuple(h for h in hits if names_profile(h, codes))
-    decision = decide(findings, unmatched, relevant, looked_up, matched, tuple(doubts))
+    decision = decide(findings, unmatched, relevant, looked_up, matched, tuple(doubts), main.notes)
     return LabelResult(
         verdict=decision.verdict,
         findings=findings,
@@ -149,6 +150,7 @@ class _Analysis:
     matched: int
     doubts: tuple[str, ...]
     unknown_keys: tuple[tuple[str, str], ...] = ()  # (text, key) of the unmatched tokens
+    notes: tuple[str, ...] = ()  # what the reading assumed without doubting it (shown, never a reason for review)
 
 
 def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _Analysis:
@@ -164,15 +166,21 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         splits=lambda whole, parts: split_keeps(whole, parts, ontology),
     )
     resolutions = normalize(tokens, ontology)
-    findings = detect(resolutions, scan.hits, codes, ontology, scan.capped)
+    declared = declared_names(text, tokens, scan.masks)
+    findings = detect(resolutions, scan.hits, codes, ontology, scan.capped, declared)
     looked_up = matched = 0  # tokens looked up (every one but notes), and those that resolved
     unknown_texts: dict[str, str] = {}  # unmatched token texts (first occurrence first) → their keys
     doubts: list[str] = []
     outside_claims = 0  # looked-up tokens that are not objects of an absence claim
     capped = scan.capped
-    for r in resolutions:
+    notes: list[str] = []
+    for n, r in enumerate(resolutions):
         rule = r.rule
         if rule == "note":
+            continue
+        if not r.synonyms and n in declared:  # an unknown name whose components the label lists (see compound)
+            notes.append(f"{r.token.text!r} is not a known name; it is read as a compound ingredient made of the "
+                         "components the label lists after it")  # fmt: skip
             continue
         looked_up += 1
         if r.synonyms:
@@ -182,7 +190,7 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         span = r.token.span
         if not capped or not any(a <= span[0] and span[1] <= b for a, b in capped):
             outside_claims += 1
-        if rule == "segmented" and r.key and r.token.key.count(" ") < SEGMENT_TRUSTED_WORDS - 1:
+        if rule == "segmented" and r.key and r.token.key.count(" ") < SEGMENT_TRUSTED_WORDS - 1 and n not in declared:
             # a two-word compound of two known words may name something neither word does ("bean curd" is soy):
             # a doubt. From three words on, a token that reads exactly as known names is a list missing its commas;
             # the names' allergens are still held at POSSIBLE (detect)
@@ -197,7 +205,7 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
     else:
         hits = scan.hits
     return _Analysis(findings, hits, tuple(unknown_texts), looked_up, matched, tuple(doubts),
-                     tuple(unknown_texts.items()))  # fmt: skip
+                     tuple(unknown_texts.items()), tuple(notes))  # fmt: skip
 
 
 def _held(f: Finding, why: tuple[str, ...]) -> Finding:

@@ -25,7 +25,10 @@ Rules (each one is tested in ``tests/allergens/test_tokenize.py``):
   form and farming words alone (``(Leaf)``, ``(Whole Plant)``, ``Powder``, ``en flocons``, ``ORGANIC``) are notes too.
 * A vitamin letter (``E``, ``B12``) under a vitamins parent or class (``vitamines (B2, E)``, ``vitaminas: D2, E``)
   gets the key ``vitamin e``/``vitamin b12``.
-* HTML tags/comments and CSS rules pasted into a label (``<!--td {border: 1px solid #ccc;}``) are separators.
+* HTML tags/comments and CSS rules pasted into a label (``<!--td {border: 1px solid #ccc;}``), web and e-mail
+  addresses are separators.
+* Quantity statements ("187 g de viande utilisés pour 100 g de produit", "prepared with 50 g of fruit per 100 g")
+  are notes.
 
 Input is bounded (:data:`MAX_LABEL_CHARS`); every regular expression is linear and runs with a timeout (single
 character classes use the standard ``re``, which cannot backtrack on them). Text-only analysis of a token is cached;
@@ -71,11 +74,12 @@ _LEAD_WORDS = regex.compile(
 )
 _CONJ = regex.compile(
     r"\s+(?:and/or|et/ou|und/oder|y/o|e/o|and|et|und|ou|or|&|(?:y|e)(?=\s+[^\d\s])"
-    r"|including|incl\.|with|enriched with|avec|mit|con|containing|contenant|dont|davon|di cui)\s+|\s*[&/]\s*",
+    r"|including|incl\.|(?:preserved|protected|stabili[sz]ed) (?:with|by)|with|enriched with|avec|mit|con|containing"
+    r"|contenant|dont|davon|di cui)\s+|\s*[&/]\s*",
     regex.IGNORECASE,
 )
 _CONJ_QUICK = re.compile(
-    r"[&/]|\s(?:and|et|und|y|e|ou|or|including|incl\.|with|avec|mit|con|containing|contenant|dont|davon|di)\s",
+    r"[&/]|\s(?:and|et|und|y|e|ou|or|including|incl\.|with|by|avec|mit|con|containing|contenant|dont|davon|di)\s",
     re.IGNORECASE,
 )
 _E_NUMBER = regex.compile(r"^e ?(\d{3,4}) ?(?:\(? ?([a-h]|i{1,3}|iv|v|vi) ?\)?)?$")
@@ -84,6 +88,8 @@ _MARKUP = regex.compile(
     r"<!--|-->|</?[a-zA-Z][a-zA-Z0-9]{0,15}(?:\s[^<>]{0,200})?/?>"
     r"|[a-zA-Z][\w.#-]{0,40}\s?\{(?:\s?[a-zA-Z-]{1,40}\s?:\s?[^;{}]{1,80};)+\s?\}"
 )
+# web and e-mail addresses printed with the list (a contact line, never an ingredient): separators
+_ADDRESS = regex.compile(r"(?:https?://|www\.)[^\s,;()\[\]]{1,200}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,5}")
 _E_SUBLETTER = regex.compile(r"(?<![^\W\d_])([eE] ?-? ?\d{3,4})\(([a-hA-H])\)")
 _ENTITY = regex.compile(r"&[a-z]{2,8};|&#\d{1,6};", regex.IGNORECASE)
 _NOTE = regex.compile(
@@ -103,7 +109,7 @@ _NOTE = regex.compile(
 # purpose clauses ("to protect color", "for freshness", "as a preservative") are notes only when every word is one of
 # these — so a note can never hide an ingredient name
 _PURPOSE_FIRST = ("to ", "for ", "as a ", "as an ", "as ", "pour ", "used as a ", "added as a ", "added to ",
-                  "si necessaire pour ", "if necessary to ")  # fmt: skip
+                  "used to ", "used for ", "added for ", "si necessaire pour ", "if necessary to ")  # fmt: skip
 _PURPOSE_WORDS = frozenset(
     {"protect", "preserve", "maintain", "prevent", "retain", "promote", "keep", "improve", "help", "color", "colour",
      "flavor", "flavour", "freshness", "fresh", "separation", "caking", "moisture", "quality", "texture", "crispness",
@@ -167,6 +173,18 @@ _NOTE_FIRST = frozenset(
 
 
 _DIGIT = re.compile(r"\d")
+# a quantity statement ("187 g de viande utilisés pour 100 g de produit", "prepared with 50 g of fruit per 100 g",
+# "hergestellt aus 120 g Fleisch je 100 g"): an amount, then "per 100 g/ml" in one of the five languages. A note
+# (looked up after all when one of its words names an allergen, like every note)
+_PER_HUNDRED = re.compile(r"\b(?:per|for|pour|je|pro|para|por|ogni|su|every|each|to make)(?: [^\W\d]+){0,3} 100 ?"
+                          r"(?:g|gr|ml|grammes?|grams?|gramm|gramos|grammi)\b")  # fmt: skip
+_AMOUNT = re.compile(r"\d ?(?:g|gr|kg|ml|cl|grammes?|grams?|gramm|gramos|grammi)\b")
+
+
+def is_quantity_note(key: str) -> bool:
+    """A quantity statement: an amount, and "per 100 g/ml" (a few words may sit between: "pour la préparation de")."""
+    m = _PER_HUNDRED.search(key) if _has_digit(key) else None
+    return m is not None and _AMOUNT.search(key[: m.start()] + " " + key[m.end() :]) is not None
 
 
 def _has_digit(text: str) -> bool:
@@ -296,8 +314,10 @@ def _token_info(raw: str) -> tuple[str, str, bool, bool, bool, bool, bool] | Non
     key = canonical_key(text)
     first = key.split(" ", 1)[0]
     is_note = (first in _NOTE_FIRST and _NOTE.search(key, timeout=_TIMEOUT) is not None) or _is_purpose_note(key)
+    has_digit = _has_digit(key)
+    is_note = is_note or (has_digit and is_quantity_note(key))
     may_trail = " " in key and _TRAILING_NOTE_WORD.search(key) is not None
-    return (text, key, is_note, key in HEADER_KEYS, may_trail, _has_digit(key),
+    return (text, key, is_note, key in HEADER_KEYS, may_trail, has_digit,
             _VITAMIN_LETTER.match(key) is not None)  # fmt: skip
 
 
@@ -405,7 +425,7 @@ class _Builder:
         if not cuts:
             return [(start, end)]
         whole = canonical_key(_clean(raw))
-        if (self.known is not None and self.known(whole)) or _is_purpose_note(whole):
+        if (self.known is not None and self.known(whole)) or _is_purpose_note(whole) or is_quantity_note(whole):
             return [(start, end)]
         uncut = _uncut(raw.strip())
         if self.known is not None and uncut is not None and self.known(uncut[1]):
@@ -583,6 +603,8 @@ def tokenize(
         s = _ENTITY.sub(lambda m: " " * len(m.group(0)), s, timeout=_TIMEOUT)
     if "<" in s or "{" in s:  # markup pasted into a label: HTML tags/comments and CSS rules become separators
         s = _MARKUP.sub(lambda m: _MASK * len(m.group(0)), s, timeout=_TIMEOUT)
+    if "www." in s or "://" in s or "@" in s:
+        s = _ADDRESS.sub(lambda m: _MASK * len(m.group(0)), s, timeout=_TIMEOUT)
     if "(" in s:  # E150(d) → "E150 d " (same length, so spans stay valid)
         s = _E_SUBLETTER.sub(lambda m: f"{m.group(1)} {m.group(2)} ", s, timeout=_TIMEOUT)
     builder = _Builder(s, known, keeps, plans, splits)

@@ -59,8 +59,11 @@ def decide(
     tokens_processed: int,
     tokens_matched: int,
     doubts: Sequence[str] = (),
+    notes: Sequence[str] = (),
 ) -> Decision:
-    """``doubts`` are further reasons for review found upstream (e.g. a token read as several names)."""
+    """``doubts`` are further reasons for review found upstream (e.g. a token read as several names); ``notes`` are
+    readings the pipeline made without doubting them (e.g. an unknown name read as the compound its listed components
+    declare): shown last among the reasons, they never change the verdict."""
     confidence, match_rate = confidence_of(tokens_processed, tokens_matched, bool(unmatched), bool(hits))
     level: Literal["HIGH", "MEDIUM", "LOW"] = (
         "HIGH" if confidence >= SAFE_MIN_CONFIDENCE else "MEDIUM" if confidence >= MEDIUM_CONFIDENCE else "LOW"
@@ -89,4 +92,5 @@ def decide(
         verdict = "VERIFY"
     else:
         verdict = "SAFE"
+    reasons.extend(notes)
     return Decision(verdict, confidence, level, match_rate, tuple(dict.fromkeys(reasons)))

@@ -1,0 +1,116 @@
+"""Label furniture pasted with the ingredient list: instructions, origin lines, nutrition tables, packaging lines,
+addresses and quantity statements are not ingredients — and never hide a word that names an allergen."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dinecheck.allergens.ontology import RiskLevel, load_data_dir
+from dinecheck.allergens.phrases import find_phrases
+from dinecheck.allergens.pipeline import check_label
+from dinecheck.allergens.tokenize import tokenize
+
+ONTO = load_data_dir()
+LIST = "Rice, water, salt. "
+
+
+def check(text: str, code: str = "PEANUT"):
+    return check_label(text, [code], ONTO)
+
+
+@pytest.mark.parametrize(
+    "furniture",
+    [
+        "Nutrition information per 100g: Energy 2250kJ/540kcal, Fat 31g, of which saturates 19g, Carbohydrate 55g, "
+        "of which sugars 52g, Fibre 3g, Protein 6g, Salt 0.1g",
+        "Valeurs nutritionnelles pour 100 g : énergie 1650 kJ / 390 kcal ; matières grasses 2 g dont acides gras "
+        "saturés 0,5 g ; glucides 85 g dont sucres 30 g ; protéines 6 g ; sel 0,2 g",
+        "Nutrition facts\nCalories 120\nTotal fat 3g\nSodium 150mg\nProtein 2g",
+        "Microwave: pierce film, heat on full power for 2 minutes, stand for 1 minute. Oven: preheat to 180C, bake for "
+        "20 minutes.",
+        "Serve chilled. Shake before use. Once opened keep in the fridge and consume within 5 days.",
+        "Faites cuire 10 minutes dans l'eau bouillante, égouttez et servez.",
+        "Made in Italy.",
+        "Fabriqué en France.",
+        "1 of your 5 a day. Packaged in a protective atmosphere. Net weight 500g.",
+        "www.example.co.uk, info@example.com",
+        "Cook from frozen.",
+    ],
+)
+def test_furniture_after_a_clean_list_leaves_it_safe(furniture: str) -> None:
+    r = check(LIST + furniture)
+    assert r.verdict == "SAFE", r.to_json()
+
+
+def test_a_quantity_statement_is_a_note() -> None:
+    for text in ("187 g de viande utilisés pour la préparation de 100 g de produit",
+                 "Prepared with 50g of fruit per 100g", "hergestellt aus 120 g Fleisch je 100 g"):  # fmt: skip
+        assert [t.role for t in tokenize(text)][-1] == "note", text
+    assert [t.role for t in tokenize("sugar 100g")] == ["ingredient"]
+
+
+def test_a_quantity_statement_naming_an_allergen_is_still_read() -> None:
+    assert check("sugar, milk 30 g per 100 g", "MILK").verdict != "SAFE"
+
+
+def test_purpose_and_preservation_wording() -> None:
+    assert check("calcium disodium edta (used to protect quality), salt").verdict == "SAFE"
+    assert [t.key for t in tokenize("canola oil preserved by TBHQ")] == ["canola oil", "tbhq"]
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "expected"),
+    [
+        ("Rice, salt. Serve with peanut sauce.", "PEANUT", "AVOID"),  # the allergen word is never masked
+        ("Rice. Add milk and stir.", "MILK", "AVOID"),
+        ("Tomatoes, salt. Made in Italy in a plant where nuts are used.", "PEANUT", "VERIFY"),
+        ("Tomatoes, salt. Made in a factory that also handles allergens.", "PEANUT", "VERIFY"),
+        ("Rice. Nutrition facts per 100g: protein 6g, peanut butter 20g", "PEANUT", "VERIFY"),
+        # "Eiweiß" is protein in a nutrition table but also egg white: never masked
+        ("Zucker. Nährwerte pro 100 g: Brennwert 1500 kJ, Fett 3 g, Eiweiß 6 g, Salz 0,1 g", "EGG", "VERIFY"),
+    ],
+)
+def test_furniture_never_hides_an_allergen(text: str, code: str, expected: str) -> None:
+    assert check(text, code).verdict == expected
+
+
+def test_instructions_only_open_sentences_and_never_a_name() -> None:
+    scan = find_phrases("Spread (vegetable oils, water), mix of seeds, heat", ONTO)
+    assert scan.statements == ()
+    assert [t.text for t in tokenize("Mix of seeds, salt")] == ["Mix of seeds", "salt"]
+
+
+def test_an_origin_line_with_more_than_a_place_is_not_masked() -> None:
+    scan = find_phrases("salt. Made in Italy for a company whose long name goes on and on and on", ONTO)
+    assert scan.statements == ()
+
+
+def test_a_nutrition_table_ends_at_the_first_row_that_is_not_one() -> None:
+    r = check("Nutrition: fat 3g, zorbleflap, salt 1g")
+    assert r.verdict == "VERIFY" and r.unmatched == ("zorbleflap", "salt 1g")  # the row after it is read again
+
+
+def _allergen_synonyms() -> list[tuple[str, str]]:
+    out = set()
+    for syns in ONTO.synonyms.values():
+        for s in syns:
+            for p in ONTO.allergen_paths(s.canonical_id):
+                if p.level in (RiskLevel.DEFINITE, RiskLevel.DERIVED) and s.text.isascii():
+                    out.add((p.code, s.text))
+    return sorted(out)
+
+
+SYNONYMS = _allergen_synonyms()
+CARRIERS = ["Serve with {s}.", "Cook with {s} for 2 minutes.", "Made in {s}.", "Produced in France with {s}.",
+            "Nutrition information per 100g: fat 3g, {s} 2g.", "Nutrition: fat 3g, {s}.", "Microwave: heat {s}.",
+            "Do not {s}.", "Faites cuire avec {s}.", "Net weight {s}.", "1 of your 5 a day {s}."]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SYNONYMS), st.sampled_from(CARRIERS), st.sampled_from(["", "Rice, water. ", "salt\n"]))
+def test_an_allergen_synonym_inside_furniture_is_never_safe(pair, carrier, before) -> None:
+    code, synonym = pair
+    text = before + carrier.format(s=synonym)
+    assert check(text, code).verdict != "SAFE", text
