@@ -23,10 +23,9 @@ The rule is narrow on purpose, because a false SAFE must be impossible:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
-from dinecheck.allergens.text import lookup_key
-from dinecheck.allergens.tokenize import Token
+from dinecheck.allergens.tokenize import Token, fast_lookup_key
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 # words opening a bracket that lists only some of the components ("(with salt)", "(including 2% of: …)")
@@ -43,15 +42,26 @@ _ITEM_END = frozenset(",;.\n\r•|!?")
 _E_CODE = re.compile(r"e\d{3,4}[a-z]{0,4}$")  # an E-number key ("e330", "e150d", "e322i")
 
 
-def declared_names(text: str, tokens: Sequence[Token], masks: Sequence[tuple[int, int]]) -> frozenset[int]:
+def declared_names(
+    text: str,
+    tokens: Sequence[Token],
+    masks: Sequence[tuple[int, int]],
+    wanted: Collection[int] | None = None,
+) -> frozenset[int]:
     """Indexes of the tokens whose components the label declares (see the module docstring). ``text`` is the text
-    the tokens' spans index; ``masks`` the spans the phrase stage hid from tokenisation (same coordinates)."""
+    the tokens' spans index; ``masks`` the spans the phrase stage hid from tokenisation (same coordinates);
+    ``wanted``, when given, the only indexes worth asking about (the others are never returned)."""
     out: set[int] = set()
+    asked = range(len(tokens)) if wanted is None else sorted(wanted)
+    if not asked:
+        return frozenset()
+    parents = set(asked)
     children: dict[int, list[int]] = {}
     for i, t in enumerate(tokens):
-        if t.parent is not None:
+        if t.parent in parents:
             children.setdefault(t.parent, []).append(i)
-    for i, t in enumerate(tokens):
+    for i in asked:
+        t = tokens[i]
         if t.role == "note":
             continue
         kids = children.get(i)
@@ -99,7 +109,7 @@ def _complete(text: str, group: tuple[int, int], masks: Sequence[tuple[int, int]
     start, end = group
     if _masked(start, end, masks):
         return False
-    content = lookup_key(text[start:end])
+    content = fast_lookup_key(text[start:end])
     if not content:
         return False
     content = content.lstrip(" :")

@@ -148,6 +148,7 @@ class Memo:
     choice_keys: list[str] = field(default_factory=list)  # every synonym key, for the suggestion search
     run_together: dict[str, _Resolved] = field(default_factory=dict)  # token text → its case-change reading
     known: dict[str, bool] = field(default_factory=dict)  # key → whether it is a known name with modifiers around it
+    may_carry: dict[str, bool] = field(default_factory=dict)  # matched key → whether a name of it has a POSSIBLE path
 
 
 MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (memory stays bounded)

@@ -54,9 +54,18 @@ from types import MappingProxyType
 import ahocorasick
 import regex
 
+from dinecheck.allergens.furniture import (
+    furniture,
+    instruction,
+    nutrition_row,
+    opens_sentence,
+    origin_line,
+    quantity_lead,
+    sentence_end,
+)
 from dinecheck.allergens.normalize import remembered, resolve_key, word_hints
 from dinecheck.allergens.ontology import Ontology, RiskLevel, RiskPhrase
-from dinecheck.allergens.text import fold_accents, lookup_key
+from dinecheck.allergens.text import fold_accents
 from dinecheck.allergens.tokenize import MAX_LABEL_CHARS, canonical_key
 from dinecheck.errors import OntologyError
 
@@ -69,125 +78,6 @@ _ABSENCE_PREFIXES = (
     "adatto per", "no contiene", "does not contain", "ne contient pas", "enthalt kein", "enthalt keine",
     "non contiene",
 )  # fmt: skip
-# sentences that are not ingredients: storage, use, preparation, nutrition (never manufacturing/facility wording, which
-# could carry a warning). Each masks to the end of its sentence or the next phrase, whichever comes first.
-_STATEMENTS = (
-    "keep refrigerated", "store in a cool", "store in the fridge", "store in a refrigerator", "once opened",
-    "once defrosted", "best before", "for use by", "use by", "shake well", "serving suggestion", "cooking instructions",
-    "preparation instructions", "nutritional information", "nutrition information", "nutrition facts",
-    "typical values", "defrost thoroughly", "do not refreeze", "do not reheat", "keep frozen", "freeze by",
-    "à conserver", "conserver au", "conserver à", "conserver dans", "à consommer de préférence",
-    "à consommer jusqu",
-    "après ouverture", "bien secouer", "agiter avant", "protéger de la lumière", "valeurs nutritionnelles",
-    "déclaration nutritionnelle", "mode de préparation", "conseils de préparation", "à garder au réfrigérateur",
-    "kühl und trocken lagern", "nach dem öffnen", "im kühlschrank aufbewahren", "mindestens haltbar bis",
-    "zu verbrauchen bis", "nährwerte", "nährwertangaben", "durchschnittliche nährwerte", "zubereitung:",
-    "conservar en", "una vez abierto", "consumir preferentemente", "información nutricional", "valores nutricionales",
-    "agitar antes", "conservare in", "dopo l'apertura", "da consumarsi preferibilmente", "valori nutrizionali",
-    "agitare prima", "contains a source of phenylalanine", "contient une source de phénylalanine",
-    "contient des sucres naturellement présents", "contains naturally occurring sugars", "consume within",
-    "consommer dans les", "à consommer dans les", "innerhalb von", "boire dans les", "voir bouchon",
-    "voir couvercle", "voir le couvercle", "see lid", "see cap", "emballé en", "emballé par", "emballé pour",
-    "conditionné en", "conditionné par", "packed by", "packed for", "distributed by", "distribué par", "imported by",
-    "importé par", "verpackt in", "abgepackt in",
-    # general label furniture (storage, use, nutrition, packaging) in the five languages
-    "storage:", "storage instructions", "store in a cool dry place", "store in a dry place", "cooking:",
-    "cooking guidelines", "cooking directions", "directions:", "directions for use", "instructions:",
-    "heating instructions", "microwave instructions", "oven instructions", "how to prepare", "to prepare:",
-    "serve immediately", "serving size", "servings per container", "nutrition:", "nutritional values",
-    "nutrition declaration", "average values", "energy:", "per 100 g", "per 100g", "per 100 ml", "per 100ml",
-    "per serving", "see front of pack", "see back of pack", "see side of pack", "see base of pack", "see top of pack",
-    "for best before", "recycle", "widely recycled", "not yet recycled", "produce of", "product of",
-    "conservation :", "conditions de conservation", "à conserver au frais", "mode d'emploi", "conseil d'utilisation",
-    "déclaration nutritionnelle", "valeurs nutritionnelles moyennes", "pour 100 g", "pour 100g", "pour 100 ml",
-    "pour 100ml", "énergie", "aufbewahrung", "zubereitungsempfehlung", "nährwertangaben pro", "pro 100 g",
-    "pro 100g", "pro 100 ml", "brennwert", "modo de empleo", "modo de conservación", "información nutricional por",
-    "por 100 g", "por 100g", "valor energético", "modalità di conservazione", "modalità d'uso", "per 100 g di",
-    "valori nutrizionali medi", "voedingswaarde", "bewaren",
-)  # fmt: skip
-# more furniture: packaging, weights, batch marks, marketing lines, cooking-method headings (five languages)
-_FURNITURE = (
-    "packaged in a protective atmosphere", "packed in a protective atmosphere", "packaged under protective atmosphere",
-    "conditionné sous atmosphère protectrice", "emballé sous atmosphère protectrice", "unter schutzatmosphäre verpackt",
-    "envasado en atmósfera protectora", "confezionato in atmosfera protettiva", "net weight", "net wt", "poids net",
-    "nettogewicht", "nettofüllmenge", "peso neto", "peso netto", "lot:", "lot no", "batch:", "batch no", "lote:",
-    "lotto:", "of your 5 a day", "of your five a day", "not from concentrate", "microwave:", "oven:", "hob:",
-    "oven cook:", "microwave cook:", "grill:", "pan fry:", "deep fry:", "micro-ondes :", "au four :", "four :",
-    "à la poêle :", "poêle :", "mikrowelle:", "backofen:", "pfanne:", "horno:", "microondas:", "sartén:", "forno:",
-    "microonde:", "padella:", "serving suggestion:", "suggestion de présentation", "serviervorschlag",
-    "sugerencia de presentación", "suggerimento di presentazione",
-)  # fmt: skip
-_STATEMENTS = _STATEMENTS + _FURNITURE
-# a sentence that opens with one of these verbs is an instruction (how to cook, serve or keep the product): masked to
-# the end of its sentence. Only at the start of a sentence, only before a word ("Spread (…)" stays a name), never
-# before "of" ("Mix of …"), and never hiding a word that names an allergen ("Serve with peanut sauce" keeps it)
-_INSTRUCTION_VERBS = (
-    "preheat", "heat", "reheat", "cook", "bake", "microwave", "boil", "simmer", "stir", "serve", "remove", "place",
-    "pierce", "allow", "leave", "defrost", "thaw", "shake", "open", "drain", "rinse", "soak", "fry", "grill", "toast",
-    "warm", "refrigerate", "chill", "consume", "eat", "enjoy", "use", "do not", "pour", "add", "stand", "turn",
-    "check", "ensure", "cut", "peel", "wash", "empty", "squeeze", "dilute", "spread dim", "steam",
-    "préchauffer", "préchauffez", "chauffer", "chauffez", "réchauffer", "réchauffez", "faire cuire", "faites cuire",
-    "cuire", "faire chauffer", "faites chauffer", "verser", "versez", "ajouter", "ajoutez", "mélanger", "mélangez",
-    "remuer", "remuez", "servir", "servez", "laisser", "laissez", "retirer", "retirez", "placer", "placez", "déposer",
-    "déposez", "consommer", "consommez", "décongeler", "ne pas", "agiter", "agitez", "ouvrir", "égoutter", "rincer",
-    "diluer", "diluez",
-    "erhitzen", "vorheizen", "backofen vorheizen", "aufwärmen", "auftauen", "vor gebrauch", "vor dem verzehr",
-    "im backofen", "in der mikrowelle", "in der pfanne", "nicht wieder", "umrühren", "servieren",
-    "calentar", "precalentar", "cocinar", "hornear", "servir", "agitar", "consumir", "añadir", "mezclar", "retirar",
-    "no congelar", "no recongelar", "descongelar", "scaldare", "riscaldare", "preriscaldare", "cuocere", "servire",
-    "agitare", "consumare", "aggiungere", "mescolare", "togliere", "non ricongelare", "scongelare",
-)  # fmt: skip
-# "made in France", "hergestellt in Deutschland": an origin line, masked to the end of its item when that item is
-# short and says nothing of shared production (a facility warning is never masked: see _SHARED_PRODUCTION)
-_ORIGIN_LEADS = ("made in", "produced in", "manufactured in", "packed in", "fabriqué en", "fabriqué au",
-                 "fabriqué aux", "élaboré en", "produit en", "hergestellt in", "produziert in", "elaborado en",
-                 "fabricado en", "producido en", "prodotto in", "fabbricato in")  # fmt: skip
-_SHARED_PRODUCTION = frozenset(
-    {"facility", "factory", "plant", "site", "kitchen", "bakery", "premises", "environment", "line", "lines",
-     "equipment", "handles", "handling", "processes", "processing", "uses", "using", "also", "allergen", "allergens",
-     "trace", "traces", "same", "shared", "atelier", "usine", "etablissement", "ligne", "lignes", "utilise",
-     "manipule", "meme", "betrieb", "werk", "anlage", "verarbeitet", "spuren", "fabrica", "planta", "linea",
-     "utiliza", "mismo", "trazas", "stabilimento", "utilizza", "stesso", "tracce", "where", "which", "that", "qui",
-     "ou", "der", "die", "das", "que", "donde", "dove", "che"}
-)  # fmt: skip
-MAX_ORIGIN_WORDS = 6
-# nutrition headings: after one, the rows of the table that follow (nutrient words and amounts only) are masked too
-_NUTRITION_HEADS = frozenset(lookup_key(h) for h in (
-    "nutritional information", "nutrition information", "nutrition facts", "typical values", "nutrition:",
-    "nutritional values", "nutrition declaration", "average values", "energy:", "per 100 g", "per 100g", "per 100 ml",
-    "per 100ml", "per serving", "valeurs nutritionnelles", "déclaration nutritionnelle",
-    "valeurs nutritionnelles moyennes", "pour 100 g", "pour 100g", "pour 100 ml", "pour 100ml", "énergie", "nährwerte",
-    "nährwertangaben", "durchschnittliche nährwerte", "nährwertangaben pro", "pro 100 g", "pro 100g", "pro 100 ml",
-    "brennwert", "información nutricional", "valores nutricionales", "información nutricional por", "por 100 g",
-    "por 100g", "valor energético", "valori nutrizionali", "valori nutrizionali medi", "per 100 g di", "voedingswaarde",
-))  # fmt: skip
-# the words of a nutrition declaration (EU Regulation 1169/2011 Annex XV, the US Nutrition Facts panel) in the five
-# languages, lookup-key form. "Eiweiß" (protein, but also egg white) is left out on purpose: it stays a token
-_NUTRITION_WORDS = frozenset(
-    """energy fat fats total saturates saturated trans monounsaturates monounsaturated polyunsaturates polyunsaturated
-    fatty acids acid cholesterol carbohydrate carbohydrates sugars sugar added includes incl polyols starch fibre fiber
-    dietary protein proteins salt sodium calories calorie kcal kj cal of which per serving portion ri dv daily value
-    reference intake energie valeur energetique matieres grasses lipides dont acides gras satures glucides sucres
-    amidon fibres alimentaires proteines sel brennwert fett davon gesattigte fettsauren kohlenhydrate zucker
-    mehrwertige alkohole starke ballaststoffe salz natrium valor energetico energia grasas de las cuales saturadas
-    hidratos carbono carbohidratos azucares fibra alimentaria proteinas sal sodio valore grassi di cui acidi saturi
-    carboidrati zuccheri fibre proteine sale vitamin vitamine vitamina mg g µg mcg ml l la le les the a""".split()
-)  # fmt: skip
-_AMOUNT = regex.compile(r"[<>~≤≥]?\s?\d+(?:[.,]\d+)?\s?(?:kcal|kj|cal|mg|µg|mcg|g|ml|%)(?![^\W\d_])|\bcalories? \d+")
-_ROW_PUNCT = regex.compile(r"[()\[\]/:*+=≈]")
-
-
-def _nutrition_row(item: str) -> bool:
-    """A row of a nutrition table: at least one amount with a unit, and otherwise only nutrition words."""
-    if not any(ch.isdigit() for ch in item):
-        return False
-    rest, n = _AMOUNT.subn(" ", item, timeout=_TIMEOUT)
-    if not n:
-        return False
-    words = _ROW_PUNCT.sub(" ", rest, timeout=_TIMEOUT).split()
-    return all(w in _NUTRITION_WORDS for w in words)
-
-
 # suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
 _SUITABILITY = frozenset(
     {"suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
@@ -376,15 +266,11 @@ class _Index:
             seen.setdefault(f"{head}...{tail}", _Pattern(head, tail, p))
         for a in _ABSENCE_PREFIXES:
             seen.setdefault(f"{a}...None", _Pattern(a, None, None, "absence"))
-        for st in _STATEMENTS:
-            key = lookup_key(st)
-            seen.setdefault(f"{key}...None", _Pattern(key, None, None, "statement"))
-        for verb in _INSTRUCTION_VERBS:
-            key = lookup_key(verb)
-            seen.setdefault(f"{key}...None", _Pattern(key, None, None, "instruction"))
-        for lead in _ORIGIN_LEADS:
-            key = lookup_key(lead)
-            seen.setdefault(f"{key}...None", _Pattern(key, None, None, "origin"))
+        more = furniture()
+        for kind, words in (("sentence", more.sentences), ("instruction", more.instructions),
+                            ("origin", more.origin_leads), ("statement", more.statements)):  # fmt: skip
+            for key in words:
+                seen.setdefault(f"{key}...None", _Pattern(key, None, None, kind))
         self.patterns = tuple(seen.values())
         by_head: dict[str, list[_Pattern]] = {}
         for pat in self.patterns:
@@ -459,7 +345,7 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
         if not _bounded(t, s, e):
             continue
         for pat in pats:
-            if pat.kind == "instruction" and not _opens_instruction(t, s, e):
+            if pat.kind == "instruction" and not opens_sentence(t, s, e):
                 continue
             if pat.tail is None:
                 out.append(_Cand(s, e, e, None, pat.kind, pat.phrase, len(head)))
@@ -502,17 +388,6 @@ def _intro_matches(t: str) -> list[regex.Match[str]]:
             out.append(m)
             end = m.end()
     return out
-
-
-def _opens_instruction(t: str, start: int, end: int) -> bool:
-    """Whether a verb at ``t[start:end]`` opens a sentence and is followed by a word other than "of"."""
-    k = start - 1
-    while k >= 0 and t[k] == " ":
-        k -= 1
-    if k >= 0 and t[k] not in ".!?\n:\x1f":
-        return False
-    rest = t[end : end + 4]
-    return len(rest) >= 2 and rest[0] == " " and rest[1].isalnum() and not rest.startswith(" of ")
 
 
 def _choose(cands: list[_Cand]) -> list[_Cand]:
@@ -600,21 +475,30 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
             end = c.list_start if _mentions_allergen(t[c.list_start : c.end], ontology) else c.end
             masks.append(raw(c.start, end))
             continue
-        if c.kind in ("statement", "instruction", "origin"):
-            # a statement up to the end of its item (what follows a comma may be an ingredient again), an
-            # instruction up to the end of its sentence, an origin line up to the end of its item when it is short
-            # and says nothing of shared production
-            end = _sentence_end(t, c.end, next_start, ".!?" if c.kind == "instruction" else ".!?,;")
-            if c.kind == "origin":
-                words = t[c.end : end].replace("'", " ").split()
-                if len(words) > MAX_ORIGIN_WORDS or not _SHARED_PRODUCTION.isdisjoint(words):
-                    continue
+        if c.kind in ("statement", "sentence", "instruction", "origin"):
+            # a statement up to the end of its item (what follows a comma may be an ingredient again), an advisory,
+            # contact line or instruction up to the end of its sentence, an origin line up to the end of its item
+            # when it is short and says nothing of shared production (:mod:`furniture`)
+            if c.kind in ("sentence", "instruction"):
+                end = sentence_end(t, c.end, next_start)
+            else:
+                end = _sentence_end(t, c.end, next_start, ".!?,;")
+            if c.kind == "origin" and not origin_line(t[c.end : end], ontology.modifiers):
+                continue
+            if c.kind == "instruction" and not instruction(t[c.start : end]):
+                continue
+            start = c.start
             if _mentions_allergen(t[c.end : end], ontology):
                 end = c.end  # "keep refrigerated peanuts": only the statement's own words are masked
-            elif c.kind == "statement" and t[c.start : c.end] in _NUTRITION_HEADS:
+            elif c.kind == "statement" and t[c.start : c.end] in furniture().nutrition_heads:
                 end = _table_end(t, end, next_start)
-            masks.append(raw(c.start, end))
-            statements.append(text[slice(*raw(c.start, end))])
+                # "prepared with 35 g of fruit per 100 g": the amount before "per 100 g" belongs to the statement
+                lead = _item_start(t, c.start, chosen[n - 1].end if n > 0 else 0, conj=False)
+                if lead < c.start and quantity_lead(t[lead : c.start]) and not _mentions_allergen(
+                        t[lead : c.start], ontology):  # fmt: skip
+                    start = lead
+            masks.append(raw(start, end))
+            statements.append(text[slice(*raw(start, end))])
             continue
         if c.kind in ("absence", "suffix"):
             prev_end = chosen[n - 1].end if n > 0 else 0
@@ -661,7 +545,7 @@ def _table_end(t: str, end: int, limit: int) -> int:
     """After a nutrition heading's item: extend over the following items while each is a nutrition-table row."""
     while end < limit and t[end] in ",;/.\n|":
         nxt = _sentence_end(t, end + 1, limit, ".!?,;/|")
-        if not _nutrition_row(t[end + 1 : nxt]):
+        if not nutrition_row(t[end + 1 : nxt]):
             break
         end = nxt
     return end
@@ -677,11 +561,14 @@ def _first_item_end(t: str, start: int, limit: int) -> int:
     return m.start() if m else end
 
 
-def _item_start(t: str, claim_start: int, floor: int) -> int:
-    """Start of the conjunction-joined words before a suffix claim ("dairy and gluten free" → "dairy and ")."""
+def _item_start(t: str, claim_start: int, floor: int, conj: bool = True) -> int:
+    """Start of the item before ``claim_start``; with ``conj``, only when it holds conjunction-joined words (those
+    before a suffix claim: "dairy and gluten free" → "dairy and ")."""
     i = claim_start
     while i > floor and t[i - 1] not in ",;.()[]:\n":
         i -= 1
+    if not conj:
+        return i
     segment = t[i:claim_start]
     return i if _CLAIM_CONJ.search(" " + segment.strip() + " ", timeout=_TIMEOUT) else claim_start
 

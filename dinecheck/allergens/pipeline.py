@@ -13,7 +13,15 @@ from typing import Literal
 from dinecheck.allergens.compound import declared_names
 from dinecheck.allergens.declared import Declaration, declared_findings
 from dinecheck.allergens.detect import Finding, dedupe, detect, names_profile
-from dinecheck.allergens.normalize import is_known, keeps_allergens, memo_for, normalize, split_keeps
+from dinecheck.allergens.normalize import (
+    MAX_MEMO,
+    Resolution,
+    is_known,
+    keeps_allergens,
+    memo_for,
+    normalize,
+    split_keeps,
+)
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
 from dinecheck.allergens.pasted import Reading, readings
 from dinecheck.allergens.phrases import PhraseHit, find_phrases
@@ -166,7 +174,7 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         splits=lambda whole, parts: split_keeps(whole, parts, ontology),
     )
     resolutions = normalize(tokens, ontology)
-    declared = declared_names(text, tokens, scan.masks)
+    declared = declared_names(text, tokens, scan.masks, _settleable(resolutions, ontology))
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped, declared)
     looked_up = matched = 0  # tokens looked up (every one but notes), and those that resolved
     unknown_texts: dict[str, str] = {}  # unmatched token texts (first occurrence first) → their keys
@@ -206,6 +214,33 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         hits = scan.hits
     return _Analysis(findings, hits, tuple(unknown_texts), looked_up, matched, tuple(doubts),
                      tuple(unknown_texts.items()), tuple(notes))  # fmt: skip
+
+
+def _settleable(resolutions: tuple[Resolution, ...], ontology: Ontology) -> list[int]:
+    """Indexes of the tokens a declared composition could change: unknown names, names read as several, and names
+    that only *may* carry an allergen (a POSSIBLE path). The others are never asked about (speed)."""
+    out = []
+    paths = ontology.allergen_paths
+    memo = memo_for(ontology)
+    cache: dict[str, bool] = memo.may_carry if memo is not None else {}
+    possible = RiskLevel.POSSIBLE
+    for n, r in enumerate(resolutions):
+        rule = r.rule
+        if rule == "note":
+            continue
+        syns = r.synonyms
+        if not syns or rule == "segmented":
+            out.append(n)
+            continue
+        key = r.key or ""
+        may = cache.get(key)
+        if may is None:
+            may = any(p.level is possible for syn in syns for p in paths(syn.canonical_id))
+            if len(cache) < MAX_MEMO:  # bounded, like every memo table
+                cache[key] = may
+        if may:
+            out.append(n)
+    return out
 
 
 def _held(f: Finding, why: tuple[str, ...]) -> Finding:

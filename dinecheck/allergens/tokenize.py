@@ -39,11 +39,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import regex
 
+from dinecheck.allergens.furniture import is_note_item
 from dinecheck.allergens.text import lookup_key
 from dinecheck.errors import OntologyError
 
@@ -63,7 +64,9 @@ HEADER_KEYS = frozenset(
 )  # fmt: skip
 
 _PERCENT = regex.compile(
-    r"[<>≤≥~]?\s*\d+(?:[.,]\d+)?\s*(?:%|percent\b|pct\b)(?:\s*(?:minimum|min\.?|maximum|max\.?)(?![^\W\d_]))?",
+    r"(?:(?:at least|au moins|mindestens)\s+)?"  # never "max"/"min" before a number: "Glycine max 2%" is soy
+    r"[<>≤≥~]?\s*\d+(?:[.,]\d+)?\s*(?:%|percent\b|pct\b)"
+    r"(?:\s*(?:minimum|min\.?|maximum|max\.?|mindestens|minimo|mínimo)(?![^\W\d_]))?",
     regex.V0 | regex.IGNORECASE,
 )
 _EMPHASIS = regex.compile(r"[*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»™®©]+|(?<!\w)_+|_+(?!\w)")
@@ -181,6 +184,10 @@ _PER_HUNDRED = re.compile(r"\b(?:per|for|pour|je|pro|para|por|ogni|su|every|each
 _AMOUNT = re.compile(r"\d ?(?:g|gr|kg|ml|cl|grammes?|grams?|gramm|gramos|grammi)\b")
 
 
+# an amount alone ("50g", "2,5 %"): what is left of a quantity line once its "per 100 g" was masked
+_AMOUNT_ONLY = re.compile(r"[<>~]?\s?\d+(?:[.,]\d+)?\s?(?:g|mg|kg|ml|cl|l|kcal|kj)$")
+
+
 def is_quantity_note(key: str) -> bool:
     """A quantity statement: an amount, and "per 100 g/ml" (a few words may sit between: "pour la préparation de")."""
     m = _PER_HUNDRED.search(key) if _has_digit(key) else None
@@ -191,9 +198,8 @@ def _has_digit(text: str) -> bool:
     return _DIGIT.search(text) is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """One ingredient mention. ``span`` indexes the raw label text; ``parent`` is the index of the enclosing token
+class Token(NamedTuple):
+    """One ingredient mention (a named tuple: tokens are made by the ten thousand). ``span`` indexes the raw label text; ``parent`` is the index of the enclosing token
     (for sub-ingredients in brackets) or None; ``role`` is ``"ingredient"``, ``"class"`` or ``"note"``."""
 
     text: str
@@ -289,7 +295,7 @@ def _clean(raw: str, lead: bool = True) -> str:
         text = _PERCENT.sub(" ", text, timeout=_TIMEOUT)
     if not _EMPHASIS_CHARS.isdisjoint(text):  # marks vanish without a trace: "d'_orge_" → "d'orge"
         text = _EMPHASIS.sub("", text, timeout=_TIMEOUT)
-    text = text.strip(" \t:.-–'\"")
+    text = text.strip(" \t:.-–'\"=")
     first = text.split(" ", 1)[0].lower()
     if lead and (first in _LEAD_FIRST or first.rstrip(":") in _LEAD_FIRST):
         text = _LEAD_WORDS.sub("", text, timeout=_TIMEOUT)
@@ -315,7 +321,8 @@ def _token_info(raw: str) -> tuple[str, str, bool, bool, bool, bool, bool] | Non
     first = key.split(" ", 1)[0]
     is_note = (first in _NOTE_FIRST and _NOTE.search(key, timeout=_TIMEOUT) is not None) or _is_purpose_note(key)
     has_digit = _has_digit(key)
-    is_note = is_note or (has_digit and is_quantity_note(key))
+    is_note = (is_note or is_note_item(key)
+               or (has_digit and (is_quantity_note(key) or _AMOUNT_ONLY.match(key) is not None)))  # fmt: skip
     may_trail = " " in key and _TRAILING_NOTE_WORD.search(key) is not None
     return (text, key, is_note, key in HEADER_KEYS, may_trail, has_digit,
             _VITAMIN_LETTER.match(key) is not None)  # fmt: skip

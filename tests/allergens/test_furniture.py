@@ -64,7 +64,8 @@ def test_purpose_and_preservation_wording() -> None:
     ("text", "code", "expected"),
     [
         ("Rice, salt. Serve with peanut sauce.", "PEANUT", "AVOID"),  # the allergen word is never masked
-        ("Rice. Add milk and stir.", "MILK", "AVOID"),
+        ("Rice. Add milk and stir.", "MILK", "VERIFY"),  # no cue of an instruction: "Add milk" is read
+        ("Rice. Add 200 ml milk and stir for 2 minutes.", "MILK", "VERIFY"),  # only the verb is masked
         ("Tomatoes, salt. Made in Italy in a plant where nuts are used.", "PEANUT", "VERIFY"),
         ("Tomatoes, salt. Made in a factory that also handles allergens.", "PEANUT", "VERIFY"),
         ("Rice. Nutrition facts per 100g: protein 6g, peanut butter 20g", "PEANUT", "VERIFY"),
@@ -82,9 +83,24 @@ def test_instructions_only_open_sentences_and_never_a_name() -> None:
     assert [t.text for t in tokenize("Mix of seeds, salt")] == ["Mix of seeds", "salt"]
 
 
-def test_an_origin_line_with_more_than_a_place_is_not_masked() -> None:
-    scan = find_phrases("salt. Made in Italy for a company whose long name goes on and on and on", ONTO)
-    assert scan.statements == ()
+@pytest.mark.parametrize("text", ["Salt. Made in Italy.", "Salt. Produced in the UK.", "Salt. Made in France and Italy.",
+                                  "Sel. Fabriqué en France.", "Salz. Hergestellt in Deutschland."])  # fmt: skip
+def test_an_origin_line_naming_places_is_masked(text: str) -> None:
+    assert check(text).verdict == "SAFE"
+
+
+@pytest.mark.parametrize("text", ["salt. Made in Italy for a company whose long name goes on",
+                                  "salt. Made in Italy with zorbleflap", "salt. Made in zorbleflap"])  # fmt: skip
+def test_an_origin_line_with_more_than_places_is_not_masked(text: str) -> None:
+    assert find_phrases(text, ONTO).statements == ()
+    assert check(text).verdict == "VERIFY"
+
+
+@pytest.mark.parametrize("text", ["Water, salt. Cut green beans, zorbleflap.", "Salt. Cut beans, zorbleflap.",
+                                  "Salt. Steam distilled zorbleflap oil."])  # fmt: skip
+def test_a_list_opening_with_an_instruction_word_is_not_an_instruction(text: str) -> None:
+    """An instruction needs a cue (a time, an appliance, a moment …) or to be at most three words without a comma."""
+    assert check(text).verdict == "VERIFY" and any("zorbleflap" in u for u in check(text).unmatched)
 
 
 def test_a_nutrition_table_ends_at_the_first_row_that_is_not_one() -> None:

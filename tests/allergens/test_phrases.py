@@ -152,7 +152,9 @@ def test_storage_and_nutrition_sentences_are_masked_up_to_the_next_phrase(onto) 
     scan = find_phrases(text, onto)
     assert scan.statements == ("Keep refrigerated", "Store in a cool place", "Bien secouer avant de boire")
     assert [h.allergens for h in scan.hits] == [("PEANUT",)]
-    assert find_phrases("Made in France", onto).statements == ("Made in France",)  # a short origin line
+    # an origin line: the shipped ontology knows the place as an origin (the mini one does not)
+    assert find_phrases("Made in France", load_data_dir()).statements == ("Made in France",)
+    assert find_phrases("Made in France", onto).statements == ()
     # manufacturing wording that speaks of shared production is never a statement
     assert find_phrases("Made in a kitchen that uses sesame", onto).statements == ()
 

@@ -1,8 +1,9 @@
 """Properties of the whole pipeline (hypothesis).
 
 1. A random label into which ANY synonym of allergen A from the shipped ontology is inserted as an ingredient —
-   anywhere in the list, at any nesting depth, in any case, with emphasis marks and a percentage — is NEVER SAFE for a
-   profile containing A.
+   anywhere in the list, at any nesting depth, in any case, with emphasis marks and a percentage, with label
+   furniture (instructions, origin lines, nutrition tables, contact lines) before or after the list — is NEVER SAFE
+   for a profile containing A.
 2. The pipeline never crashes on arbitrary text, and every span it reports lies inside the text.
 """
 
@@ -39,7 +40,10 @@ def _free_synonyms() -> list[str]:
 # label furniture around the list: statements, claims and warnings in other sentences, and non-ingredient items
 SENTENCES = ["Keep refrigerated. ", "Best before: see lid. ", "Suitable for vegetarians. ", "Gluten free. ",
              "Sans lactose. ", "May contain traces of sesame. ", "Produced in a facility that also processes mustard. ",
-             "Allergy advice: see ingredients in bold. ", "Nutrition information per 100 g: energy 200 kJ. "]  # fmt: skip
+             "Allergy advice: see ingredients in bold. ", "Nutrition information per 100 g: energy 200 kJ. ",
+             "Nutrition facts: fat 3 g, of which saturates 1 g, salt 0.1 g. ", "Serve chilled. ", "Made in Italy. ",
+             "Microwave: pierce film, heat for 2 minutes. ", "Distributed by ACME Foods, Inc., Springfield. ",
+             "Visit www.example.com. ", "1 of your 5 a day. ", "Faites cuire 10 minutes. "]  # fmt: skip
 NOISE_ITEMS = ["keep refrigerated", "organic", "(leaf)", "origine France", "to protect colour", "free from nuts"]
 ALLERGEN_SYNONYMS = _allergen_synonyms()
 FREE = _free_synonyms()

@@ -1,0 +1,165 @@
+"""Label furniture: the text printed around an ingredient list that is not an ingredient (pure; the vocabulary is
+``data/label_furniture.toml``, written from the labelling rules it cites, never from label text).
+
+It owns the *what*: statements masked to the end of their item, sentences (advisories, operator and contact lines)
+and instructions masked to the end of their sentence, short origin lines, nutrition tables after their heading, and
+items that are exactly a mark or a diet ("UHT", "kosher", "vegans"). :mod:`phrases` applies them on the folded text
+(it also makes sure no mask ever hides a word that names an allergen) and :mod:`tokenize` turns the note items into
+notes.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import regex
+
+from dinecheck.allergens.text import lookup_key
+
+_TIMEOUT = 1.0
+# an amount with a unit ("31g", "2250 kJ", "< 0,5 g", "6%"), or a US panel's "Calories 120"
+_AMOUNT = regex.compile(r"[<>~≤≥]?\s?\d+(?:[.,]\d+)?\s?(?:kcal|kj|cal|mg|µg|mcg|g|ml|%)(?![^\W\d_])|\bcalories? \d+")
+_ROW_PUNCT = regex.compile(r"[()\[\]/:*+=≈]")
+# an organic control body code (EU 2018/848 Art. 32: "FR-BIO-01", "DE-ÖKO-006", "ES-ECO-020"), lookup-key form
+_CONTROL_CODE = re.compile(r"^[a-z]{2} (?:bio|oko|eco|org|bio org) \d{2,3}\b")
+_CODE_LINE_WORDS = frozenset({"agriculture", "agricultura", "agricoltura", "landwirtschaft", "ue", "eu", "non", "no",
+                              "nicht", "hors", "et", "and", "y", "e", "und"})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Furniture:
+    """The vocabulary, in lookup-key form."""
+
+    statements: tuple[str, ...]
+    sentences: tuple[str, ...]
+    instructions: tuple[str, ...]
+    instruction_cues: frozenset[str]
+    origin_leads: tuple[str, ...]
+    nutrition_heads: frozenset[str]
+    nutrition_words: frozenset[str]
+    notes: frozenset[str]
+    ingredient_headers: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def furniture() -> Furniture:
+    """The shipped vocabulary (read once)."""
+    raw = tomllib.loads((resources.files("dinecheck.allergens") / "data" / "label_furniture.toml").read_text("utf-8"))
+
+    def keys(name: str) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(lookup_key(x) for x in raw[name]))
+
+    return Furniture(
+        statements=keys("statements"),
+        sentences=keys("sentences"),
+        instructions=keys("instructions"),
+        instruction_cues=frozenset(keys("instruction_cues")),
+        origin_leads=keys("origin_leads"),
+        nutrition_heads=frozenset(keys("nutrition_heads")),
+        nutrition_words=frozenset(lookup_key(w) for w in raw["nutrition_words"].split()),
+        notes=frozenset(keys("notes")),
+        ingredient_headers=keys("ingredient_headers"),
+    )
+
+
+def opens_sentence(t: str, start: int, end: int) -> bool:
+    """Whether the words ``t[start:end]`` open a sentence and are followed by a word other than "of" (so "Spread
+    (…)" and "Mix of seeds" stay names). ``t`` is folded text (masked characters are ``\\x1f``)."""
+    k = start - 1
+    while k >= 0 and t[k] == " ":
+        k -= 1
+    if k >= 0 and t[k] not in ".!?\n:\x1f":
+        return False
+    rest = t[end : end + 4]
+    return len(rest) >= 2 and rest[0] == " " and rest[1].isalnum() and not rest.startswith(" of ")
+
+
+def sentence_end(t: str, start: int, limit: int) -> int:
+    """End of the sentence from ``start`` (``. ! ?`` not between digits nor after a one- to four-letter abbreviation
+    such as "Inc." or "Ltd.", or a new line), never past an ingredients header, at most ``limit``."""
+    headers = furniture().ingredient_headers
+    i = start
+    while i < limit:
+        c = t[i]
+        if c == "\n" or c in "!?":
+            return i
+        if c == ".":
+            if 0 < i < len(t) - 1 and t[i - 1].isdigit() and t[i + 1].isdigit():
+                i += 1
+                continue
+            if i + 1 < len(t) and t[i + 1].isalnum():
+                i += 1  # "acme.com", "e.g": not a sentence end
+                continue
+            j = i
+            while j > start and t[j - 1].isalpha():
+                j -= 1
+            if not (0 < i - j <= 4 and i + 1 < len(t) and t[i + 1] in " ,"
+                    and t[j:i] in ("inc", "ltd", "co", "corp", "llc", "plc", "st", "no", "nr", "bv", "sa", "ag")):  # fmt: skip
+                return i
+        elif c.isalpha() and (i == 0 or not t[i - 1].isalnum()) and t.startswith(headers, i):
+            return i
+        i += 1
+    return limit
+
+
+_QUANTITY_LEAD = regex.compile(r"\d+(?:[.,]\d+)?\s?(?:g|gr|kg|ml|cl|grammes?|grams?|gramm|gramos|grammi)\b")
+
+
+def quantity_lead(before: str) -> bool:
+    """Whether the words before "per 100 g" state an amount ("prepared with 35 g of fruit")."""
+    return _QUANTITY_LEAD.search(before, timeout=_TIMEOUT) is not None
+
+
+def instruction(sentence: str) -> bool:
+    """Whether a sentence opening with an instruction verb reads as an instruction: it holds a cue word (a time,
+    an appliance, a moment …) or is at most three words without a comma."""
+    words = sentence.replace("'", " ").split()
+    if len(words) <= 3 and "," not in sentence:
+        return True
+    cues = furniture().instruction_cues
+    return any(w.strip(",:;()") in cues for w in words) or "°" in sentence
+
+
+_PLACE_JOINS = regex.compile(r"\s+(?:and|et|und|y|e|&)\s+|\s*,\s*|\s*/\s*")
+_PLACE_ARTICLES = ("the ", "l'", "la ", "le ", "les ", "der ", "die ", "el ", "los ", "il ", "lo ")
+
+
+def origin_line(rest: str, modifiers: Mapping[str, str]) -> bool:
+    """Whether the words after an origin lead ("made in …") are places only: each part (joined by and/et/und/y/e,
+    commas or slashes, an article allowed) is an origin modifier of the ontology."""
+    parts = [p.strip() for p in _PLACE_JOINS.split(rest.strip(" .:"), timeout=_TIMEOUT)]
+    if not parts or not all(parts):
+        return False
+    for part in parts:
+        for article in _PLACE_ARTICLES:
+            if part.startswith(article) and modifiers.get(part) is None:
+                part = part[len(article) :]
+                break
+        if modifiers.get(part) != "modifier_origin":
+            return False
+    return True
+
+
+def nutrition_row(item: str) -> bool:
+    """A row of a nutrition table: at least one amount with a unit, and otherwise only nutrition words."""
+    if not any(ch.isdigit() for ch in item):
+        return False
+    rest, n = _AMOUNT.subn(" ", item, timeout=_TIMEOUT)
+    if not n:
+        return False
+    words = _ROW_PUNCT.sub(" ", rest, timeout=_TIMEOUT).split()
+    return all(w in furniture().nutrition_words for w in words)
+
+
+def is_note_item(key: str) -> bool:
+    """An item that is exactly a mark, a diet or a processing state ("UHT", "kosher", "vegans"), or an organic
+    control code line ("FR-BIO-01 Agriculture UE")."""
+    if key in furniture().notes:
+        return True
+    m = _CONTROL_CODE.match(key)
+    return m is not None and all(w in _CODE_LINE_WORDS for w in key[m.end() :].replace("/", " ").split())
