@@ -55,6 +55,14 @@ class Finding:
         return out
 
 
+# the allergens every major labelling law makes a compound ingredient declare (the US major food allergens, all on
+# the EU list too): only these may be settled by a declared composition. Celery, mustard, lupin, molluscs and
+# sulphites are not US major allergens — a US label may list "spices (paprika, cumin)" and say nothing of celery —
+# so a name's POSSIBLE celery or mustard stays whatever the brackets say
+DECLARED_EVERYWHERE = frozenset({"PEANUT", "TREE_NUTS", "MILK", "EGG", "GLUTEN", "WHEAT", "SOY", "SESAME", "FISH",
+                                 "SHELLFISH"})  # fmt: skip
+
+
 def ingredient_findings(
     resolutions: Iterable[Resolution],
     profile: Collection[str],
@@ -65,7 +73,8 @@ def ingredient_findings(
     """The best ingredient finding per profile allergen (highest level, earliest span on a tie). Candidates are
     compared first and only the winners are built (their explanations are the costly part). ``declared`` holds the
     indexes of names whose components the label lists (:mod:`compound`): what such a name only *may* carry (a
-    POSSIBLE path of its own) is settled by those components; its definite allergens stay."""
+    POSSIBLE path of its own, for an allergen of :data:`DECLARED_EVERYWHERE`) is settled by those components; its
+    definite allergens stay."""
     best: dict[str, tuple[int, tuple[int, int], tuple]] = {}
     seen: dict[str, dict[tuple[int, int], tuple[str, RiskLevel, str]]] = {}  # code → span → (token, level, source)
     paths_of = ontology.allergen_paths
@@ -96,7 +105,7 @@ def ingredient_findings(
                 if code not in profile:
                     continue
                 level = path.level
-                if settled and level is RiskLevel.POSSIBLE:
+                if settled and level is RiskLevel.POSSIBLE and code in DECLARED_EVERYWHERE:
                     continue
                 rank = _RANKS[level]
                 if cap and rank > _POSSIBLE_RANK:

@@ -102,6 +102,13 @@ def test_what_a_known_name_only_may_carry_is_settled_by_its_components() -> None
     assert verdict("nuts (almonds, hazelnuts)", "TREE_NUTS") == "AVOID"
 
 
+def test_celery_and_mustard_a_name_may_carry_are_never_settled() -> None:
+    """Not US major allergens: a US label may enumerate spices without naming celery."""
+    assert verdict("spices", "CELERY") == "VERIFY"
+    assert verdict("spices (paprika, cumin)", "CELERY") == "VERIFY"
+    assert verdict("spices (paprika, cumin)", "PEANUT") == "SAFE"
+
+
 def test_definite_allergens_of_a_declared_name_stay() -> None:
     assert verdict("milk chocolate (sugar, cocoa butter)", "MILK") == "AVOID"
     assert verdict("peanut sauce: water, sugar", "PEANUT") == "AVOID"
