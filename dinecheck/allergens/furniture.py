@@ -40,9 +40,12 @@ class Furniture:
     instructions: tuple[str, ...]
     instruction_cues: frozenset[str]
     origin_leads: tuple[str, ...]
+    places: frozenset[str]
+    origin_words: frozenset[str]
     nutrition_heads: frozenset[str]
     nutrition_words: frozenset[str]
     notes: frozenset[str]
+    physical_hazards: frozenset[str]
     ingredient_headers: tuple[str, ...]
 
 
@@ -60,23 +63,29 @@ def furniture() -> Furniture:
         instructions=keys("instructions"),
         instruction_cues=frozenset(keys("instruction_cues")),
         origin_leads=keys("origin_leads"),
+        places=frozenset(keys("places")),
+        origin_words=frozenset(keys("origin_words")),
         nutrition_heads=frozenset(keys("nutrition_heads")),
         nutrition_words=frozenset(lookup_key(w) for w in raw["nutrition_words"].split()),
         notes=frozenset(keys("notes")),
+        physical_hazards=frozenset(keys("physical_hazards")),
         ingredient_headers=keys("ingredient_headers"),
     )
 
 
-def opens_sentence(t: str, start: int, end: int) -> bool:
-    """Whether the words ``t[start:end]`` open a sentence and are followed by a word other than "of" (so "Spread
-    (…)" and "Mix of seeds" stay names). ``t`` is folded text (masked characters are ``\\x1f``)."""
+def opens_sentence(t: str, start: int, end: int) -> str | None:
+    """Where the words ``t[start:end]`` stand when they open a sentence (``"sentence"``) or an item after a comma
+    (``"item"``) and are followed by a word other than "of" (so "Spread (…)" and "Mix of seeds" stay names); None
+    otherwise. ``t`` is folded text (masked characters are ``\\x1f``)."""
     k = start - 1
     while k >= 0 and t[k] == " ":
         k -= 1
-    if k >= 0 and t[k] not in ".!?\n:\x1f":
-        return False
+    if k >= 0 and t[k] not in ".!?\n:\x1f,;":
+        return None
     rest = t[end : end + 4]
-    return len(rest) >= 2 and rest[0] == " " and rest[1].isalnum() and not rest.startswith(" of ")
+    if len(rest) < 2 or rest[0] != " " or rest[1] in " (:,;[" or rest.startswith(" of "):
+        return None
+    return "item" if k >= 0 and t[k] in ",;" else "sentence"
 
 
 def sentence_end(t: str, start: int, limit: int) -> int:
@@ -115,24 +124,29 @@ def quantity_lead(before: str) -> bool:
     return _QUANTITY_LEAD.search(before, timeout=_TIMEOUT) is not None
 
 
-def instruction(sentence: str) -> bool:
+def instruction(sentence: str, after_comma: bool = False) -> bool:
     """Whether a sentence opening with an instruction verb reads as an instruction: it holds a cue word (a time,
-    an appliance, a moment …) or is at most three words without a comma."""
+    an appliance, a moment …) or, at the start of a sentence, is at most three words without a comma. After a comma
+    ("Once opened, refrigerate and use within 3 days") only a cue will do."""
     words = sentence.replace("'", " ").split()
-    if len(words) <= 3 and "," not in sentence:
+    if not after_comma and len(words) <= 3 and "," not in sentence:
         return True
     cues = furniture().instruction_cues
-    return any(w.strip(",:;()") in cues for w in words) or "°" in sentence
+    return any(w.strip(",:;()") in cues for w in words) or "°" in sentence or "º" in sentence
 
 
+_PERCENT_WORD = regex.compile(r"\d+(?:[.,]\d+)?\s?%")
 _PLACE_JOINS = regex.compile(r"\s+(?:and|et|und|y|e|&)\s+|\s*,\s*|\s*/\s*")
 _PLACE_ARTICLES = ("the ", "l'", "la ", "le ", "les ", "der ", "die ", "el ", "los ", "il ", "lo ")
 
 
 def origin_line(rest: str, modifiers: Mapping[str, str]) -> bool:
-    """Whether the words after an origin lead ("made in …") are places only: each part (joined by and/et/und/y/e,
-    commas or slashes, an article allowed) is an origin modifier of the ontology."""
-    parts = [p.strip() for p in _PLACE_JOINS.split(rest.strip(" .:"), timeout=_TIMEOUT)]
+    """Whether the words after an origin lead ("made in …", "caught in …") are places only: each part (joined by
+    and/et/und/y/e, commas or slashes, an article allowed) is an origin of the ontology or a place of the furniture
+    data (fishing areas), or — word by word — origin wording ("from at least 90% Australian ingredients")."""
+    f = furniture()
+    text = _PERCENT_WORD.sub(" ", rest.strip(" .:"), timeout=_TIMEOUT)
+    parts = [p.strip() for p in _PLACE_JOINS.split(text, timeout=_TIMEOUT)]
     if not parts or not all(parts):
         return False
     for part in parts:
@@ -140,18 +154,24 @@ def origin_line(rest: str, modifiers: Mapping[str, str]) -> bool:
             if part.startswith(article) and modifiers.get(part) is None:
                 part = part[len(article) :]
                 break
-        if modifiers.get(part) != "modifier_origin":
+        if modifiers.get(part) == "modifier_origin" or part in f.places:
+            continue
+        if not all(modifiers.get(w) == "modifier_origin" or w in f.origin_words or w in f.places
+                   for w in part.split()):  # fmt: skip
             return False
     return True
 
 
+_NUMBER = regex.compile(r"[<>~≤≥]?\s?\d+(?:[.,]\d+)?")
+
+
 def nutrition_row(item: str) -> bool:
-    """A row of a nutrition table: at least one amount with a unit, and otherwise only nutrition words."""
+    """A row of a nutrition or mineral-analysis table: at least one amount (with a unit, or a bare number: the unit
+    is in the heading, "mg/l"), and otherwise only nutrition words."""
     if not any(ch.isdigit() for ch in item):
         return False
-    rest, n = _AMOUNT.subn(" ", item, timeout=_TIMEOUT)
-    if not n:
-        return False
+    rest = _AMOUNT.sub(" ", item, timeout=_TIMEOUT)
+    rest = _NUMBER.sub(" ", rest, timeout=_TIMEOUT)
     words = _ROW_PUNCT.sub(" ", rest, timeout=_TIMEOUT).split()
     return all(w in furniture().nutrition_words for w in words)
 

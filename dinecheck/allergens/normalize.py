@@ -265,11 +265,28 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
         hyphenated = "-" in tok.text
         table = "readings_hyphenated" if hyphenated else "readings"
         found = remembered(ontology, table, key, partial(_reading, key, hyphenated, ontology))
+        if not found[0] and hyphenated:  # "Tri-Calcium Phosphate": joined where the hyphens were
+            joined = canonical_key(tok.text.replace("-", ""))
+            if joined != key:
+                alt = remembered(ontology, "readings", joined, partial(_reading, joined, False, ontology))
+                if alt[0] and _keeps_hints(key, alt[0], ontology):
+                    found = (alt[0], alt[1], "joined")
         if not found[0] and _CASE_CHANGE.search(tok.text) is not None:
             text = tok.text
             found = remembered(ontology, "run_together", text, partial(_run_together, text, ontology)) or found
+        if not found[0] and ontology.modifiers.get(key) == "modifier_origin":
+            out.append(Resolution(tok, (), None, "note"))  # a place alone ("Origine du porc : France"): provenance
+            continue
         out.append(Resolution(tok, *found))
     return tuple(out)
+
+
+def _keeps_hints(key: str, synonyms: tuple[Synonym, ...], ontology: Ontology) -> bool:
+    """Whether a reading keeps every allergen the words of ``key`` name on their own (joining "egg-plant" may not
+    drop what a word of it says, unless the reading names it too)."""
+    have = {p.code for syn in synonyms for p in ontology.allergen_paths(syn.canonical_id)}
+    return all(p.code in have for _gram, syns in word_hints(key, ontology) for syn in syns
+               for p in ontology.allergen_paths(syn.canonical_id))  # fmt: skip
 
 
 _CASE_CHANGE = re.compile(r"[a-zß-öø-ÿ][A-ZÀ-ÖØ-Þ]")

@@ -102,6 +102,9 @@ _ITEM_LEAD = regex.compile(
     r"the|some|also|aussi|auch|and|et|und|y|e|ou|or)(?:\s+|$))+"
 )
 _ITEM_TAIL = regex.compile(r"\s+(?:and products thereof|et produits derives|products|produits|enthalten)$")
+# "… to peanuts due to manufacturing methods": the reason after an item is no allergen name
+_ITEM_REASON = regex.compile(r"\s+(?:due to|because of|owing to|as a result of|en raison de|a cause de|aufgrund|"
+                             r"wegen|debido a|a causa de|per via di|a causa di)\s[^,;]*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,7 +348,11 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
         if not _bounded(t, s, e):
             continue
         for pat in pats:
-            if pat.kind == "instruction" and not opens_sentence(t, s, e):
+            if pat.kind == "instruction":
+                where = opens_sentence(t, s, e)
+                if where is not None:
+                    kind = "instruction" if where == "sentence" else "instruction_item"
+                    out.append(_Cand(s, e, e, None, kind, None, len(head)))
                 continue
             if pat.tail is None:
                 out.append(_Cand(s, e, e, None, pat.kind, pat.phrase, len(head)))
@@ -423,21 +430,30 @@ def _mentions(region: str, ontology: Ontology) -> bool:
     return any(ontology.allergen_paths(syn.canonical_id) for syn in found)
 
 
-def _resolve_items(list_text: str, ontology: Ontology) -> tuple[Mapping[str, RiskLevel], tuple[str, ...]]:
-    """Allergen codes (with the strongest level the items carry) named by a list, and the items that did not resolve.
-    The result is shared (remembered per ontology): read it, never change it."""
+def _resolve_items(list_text: str, ontology: Ontology) -> tuple[Mapping[str, RiskLevel], tuple[str, ...], bool]:
+    """Allergen codes (with the strongest level the items carry) named by a list, the items that did not resolve, and
+    whether every item is a physical hazard ("may contain stones": no allergen warning at all). The result is shared
+    (remembered per ontology): read it, never change it."""
     return remembered(ontology, "phrase_lists", list_text, lambda: _read_items(list_text, ontology))
 
 
-def _read_items(list_text: str, ontology: Ontology) -> tuple[Mapping[str, RiskLevel], tuple[str, ...]]:
+def _read_items(list_text: str, ontology: Ontology) -> tuple[Mapping[str, RiskLevel], tuple[str, ...], bool]:
     named: dict[str, RiskLevel] = {}
     unresolved: list[str] = []
+    hazards = others = 0
     for raw in _ITEM_SPLIT.split(list_text, timeout=_TIMEOUT):
         item = _ITEM_LEAD.sub("", raw.strip(" .:-'\"*_!?"), timeout=_TIMEOUT).strip(" .:-'\"*_")
         item = _ITEM_TAIL.sub("", item, timeout=_TIMEOUT).strip()
+        if " " in item:
+            item = _ITEM_REASON.sub("", item, timeout=_TIMEOUT).strip()
         if not item or not any(ch.isalpha() for ch in item):
             continue
-        syns, _key, _rule = resolve_key(canonical_key(item), ontology)
+        key = canonical_key(item)
+        if key in furniture().physical_hazards:  # "may contain stones": no allergen, nothing unreadable
+            hazards += 1
+            continue
+        others += 1
+        syns, _key, _rule = resolve_key(key, ontology)
         if not syns:
             unresolved.append(item)
             continue
@@ -446,7 +462,7 @@ def _read_items(list_text: str, ontology: Ontology) -> tuple[Mapping[str, RiskLe
                 cur = named.get(path.code)
                 if cur is None or path.level.rank > cur.rank:
                     named[path.code] = path.level
-    return MappingProxyType(named), tuple(unresolved)
+    return MappingProxyType(named), tuple(unresolved), bool(hazards) and not others
 
 
 def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
@@ -475,18 +491,19 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
             end = c.list_start if _mentions_allergen(t[c.list_start : c.end], ontology) else c.end
             masks.append(raw(c.start, end))
             continue
-        if c.kind in ("statement", "sentence", "instruction", "origin"):
+        if c.kind in ("statement", "sentence", "instruction", "instruction_item", "origin"):
             # a statement up to the end of its item (what follows a comma may be an ingredient again), an advisory,
             # contact line or instruction up to the end of its sentence, an origin line up to the end of its item
             # when it is short and says nothing of shared production (:mod:`furniture`)
-            if c.kind in ("sentence", "instruction"):
+            if c.kind in ("sentence", "instruction", "instruction_item"):
                 end = sentence_end(t, c.end, next_start)
             else:
                 end = _sentence_end(t, c.end, next_start, ".!?,;")
             if c.kind == "origin" and not origin_line(t[c.end : end], ontology.modifiers):
                 continue
-            if c.kind == "instruction" and not instruction(t[c.start : end]):
-                continue
+            if c.kind in ("instruction", "instruction_item") and not instruction(
+                    t[c.start : sentence_end(t, c.end, len(t))], after_comma=c.kind == "instruction_item"):  # fmt: skip
+                continue  # the cue may sit past the next phrase of the same sentence ("…, refrigerate and use within 3 days")
             start = c.start
             if _mentions_allergen(t[c.end : end], ontology):
                 end = c.end  # "keep refrigerated peanuts": only the statement's own words are masked
@@ -523,8 +540,12 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
         phrase = c.phrase
         assert phrase is not None
         list_end = c.list_end if c.list_end is not None else _sentence_end(t, c.list_start, next_start, ".!?")
-        named, unresolved = _resolve_items(t[c.list_start : list_end], ontology)
+        named, unresolved, hazards_only = _resolve_items(t[c.list_start : list_end], ontology)
         span_end = max(c.end, list_end)
+        if hazards_only and phrase.type in MASKING_TYPES:  # "may contain stones": a physical hazard, no allergen
+            masks.append(raw(c.start, span_end))
+            statements.append(text[slice(*raw(c.start, span_end))])
+            continue
         if phrase.type == "CONTAINS":
             masks.append(raw(c.start, c.list_start))
             codes = tuple(code for code, lvl in named.items() if lvl in (RiskLevel.DEFINITE, RiskLevel.DERIVED))

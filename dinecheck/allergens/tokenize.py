@@ -185,7 +185,23 @@ _AMOUNT = re.compile(r"\d ?(?:g|gr|kg|ml|cl|grammes?|grams?|gramm|gramos|grammi)
 
 
 # an amount alone ("50g", "2,5 %"): what is left of a quantity line once its "per 100 g" was masked
-_AMOUNT_ONLY = re.compile(r"[<>~]?\s?\d+(?:[.,]\d+)?\s?(?:g|mg|kg|ml|cl|l|kcal|kj)$")
+_AMOUNT_ONLY = re.compile(r"[<>~]?\s?\d+(?:[.,]\d+)?\s?(?:g|mg|kg|ml|cl|l|kcal|kj)(?: ?[e℮])?$")
+
+
+# an additive's international number without its "E" (Codex INS; Australian and New Zealand labels print "472e",
+# "preservative 220", "food acid (330)"): after a class word, or alone with a letter suffix
+_INS = re.compile(r"(?:(?:preservatives?|antioxidants?|emulsifiers?|thickeners?|stabili[sz]ers?|colou?rs?|food acids?|"
+                  r"acidity regulators?|raising agents?|flavou?r enhancers?|sweeteners?|humectants?|firming agents?|"
+                  r"gelling agents?|anti ?caking agents?|mineral salts?|glazing agents?|acids?) \(?)?"
+                  r"(1\d{2,3}|[2-9]\d{2})(?: ?\(?([a-h]|i{1,3}|iv|v|vi)\)?)?\)?$")
+# a cooking time or temperature alone ("45 mins", "12-14 Minuten", "190C", "Fan 170C", "Gas 5", "800W")
+_TIME_OR_HEAT = re.compile(r"(?:(?:fan|gas(?: mark)?|about|approx\.?|approximately|ca\.?|circa|environ|etwa|unos|for|at)"
+                           r" )*\d+(?:[.,]\d+)?(?: ?(?:-|to|a|bis|à) ?\d+(?:[.,]\d+)?)? ?"
+                           r"(?:mins?\.?|minutes?|minuten|minutos|minuti|secs?|seconds?|sekunden|segundos|secondi|"
+                           r"hrs?|hours?|heures?|stunden?|horas?|ore|h|°c|°f|ºc|c|f|w|watts?|degrees)?$")
+# a dose line of a supplement ("2 comprimés par jour", "1 capsule daily", "3 Tabletten täglich")
+_DOSE = re.compile(r"\d+(?:[.,]\d+)? ?(?:tablets?|capsules?|caps|comprimes?|gelules?|tabletten?|kapseln?|comprimidos?"
+                   r"|capsulas?|compresse|compressa|sachets?|scoops?|dosettes?|softgels?)\b")
 
 
 def is_quantity_note(key: str) -> bool:
@@ -321,8 +337,11 @@ def _token_info(raw: str) -> tuple[str, str, bool, bool, bool, bool, bool] | Non
     first = key.split(" ", 1)[0]
     is_note = (first in _NOTE_FIRST and _NOTE.search(key, timeout=_TIMEOUT) is not None) or _is_purpose_note(key)
     has_digit = _has_digit(key)
-    is_note = (is_note or is_note_item(key)
-               or (has_digit and (is_quantity_note(key) or _AMOUNT_ONLY.match(key) is not None)))  # fmt: skip
+    if has_digit and (m := _INS.match(key)) is not None:
+        key = f"e{m.group(1)}{m.group(2) or ''}"  # "472e", "preservative 220": an additive code without its E
+    is_note = (is_note or is_note_item(key) or (has_digit and _TIME_OR_HEAT.match(key) is not None)
+               or (has_digit and (is_quantity_note(key) or _AMOUNT_ONLY.match(key) is not None
+                                  or _DOSE.match(key) is not None)))  # fmt: skip
     may_trail = " " in key and _TRAILING_NOTE_WORD.search(key) is not None
     return (text, key, is_note, key in HEADER_KEYS, may_trail, has_digit,
             _VITAMIN_LETTER.match(key) is not None)  # fmt: skip
