@@ -28,7 +28,8 @@ _ROW_PUNCT = regex.compile(r"[()\[\]/:*+=≈]")
 # an organic control body code (EU 2018/848 Art. 32: "FR-BIO-01", "DE-ÖKO-006", "ES-ECO-020"), lookup-key form
 _CONTROL_CODE = re.compile(r"^[a-z]{2} (?:bio|oko|eco|org|bio org) \d{2,3}\b")
 _CODE_LINE_WORDS = frozenset({"agriculture", "agricultura", "agricoltura", "landwirtschaft", "ue", "eu", "non", "no",
-                              "nicht", "hors", "et", "and", "y", "e", "und"})  # fmt: skip
+                              "nicht", "hors", "et", "and", "y", "e", "und", "uk", "gb", "ch"})  # fmt: skip
+_DIGITS = re.compile(r"\s*\d+(?:[.,]\d+)?\s*")
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,8 @@ def nutrition_row(item: str) -> bool:
 def is_note_item(key: str) -> bool:
     """An item that is exactly a mark, a diet or a processing state ("UHT", "kosher", "vegans"), or an organic
     control code line ("FR-BIO-01 Agriculture UE")."""
-    if key in furniture().notes:
+    notes = furniture().notes
+    if key in notes or (any(ch.isdigit() for ch in key) and _DIGITS.sub(" ", key).strip() in notes):
         return True
     m = _CONTROL_CODE.match(key)
     return m is not None and all(w in _CODE_LINE_WORDS for w in key[m.end() :].replace("/", " ").split())

@@ -99,7 +99,7 @@ _NOTE = regex.compile(
     r"^(?:origine?|origin|country of origin|pays d'origine|provenance|herkunft|procedencia|origen|provenienza)\b"
     r"|^(?:produits? |ingredients? )?(?:issus?|issues?|provenant) de l'agriculture biologique$"
     r"|^(?:aus )?(?:kontrolliert )?(?:biologischer|okologischer) landwirtschaft$"
-    r"|^(?:aus|von) (?:kontrolliert )?(?:biologischem|okologischem) anbau$"
+    r"|^(?:(?:aus|von) )?(?:kontrolliert )?(?:biologischem|okologischem) anbau$"
     r"|^(?:from |of )?(?:certified )?organic (?:farming|agriculture|origin)$"
     r"|^(?:de |procedente de )?(?:agricultura|cultivo) ecologic[oa]$|^da agricoltura biologica$"
     r"|^(?:in|en) (?:varying|variable|varied|unknown|variables?) (?:proportions?|quantities)$"

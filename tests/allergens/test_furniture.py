@@ -130,3 +130,58 @@ def test_an_allergen_synonym_inside_furniture_is_never_safe(pair, carrier, befor
     code, synonym = pair
     text = before + carrier.format(s=synonym)
     assert check(text, code).verdict != "SAFE", text
+
+
+@pytest.mark.parametrize(
+    "furniture",
+    [
+        "Oven cook from chilled: 190C/Fan 170C/Gas 5 for 45 mins.",
+        "Once opened, refrigerate and use within 3 days.",
+        "Caught in the North East Atlantic.",
+        "Made in Australia from at least 90% Australian ingredients.",
+        "Typical mineral analysis mg/l: Calcium 80, Magnesium 26, Bicarbonate 360. pH at source 7.2",
+        "Drained weight: 240g. 4.5% vol.",
+        "Warning: may contain stones.",
+        "Peut contenir des noyaux.",
+        "GB-ORG-05 UK Agriculture.",
+        "Origine du porc : France.",
+        "2 comprimés par jour. Ne pas dépasser la dose journalière recommandée.",
+        "High in fibre.",
+        "Temps de cuisson : 11 min.",
+    ],
+)
+def test_more_furniture_after_a_clean_list_leaves_it_safe(furniture: str) -> None:
+    r = check(LIST + furniture)
+    assert r.verdict == "SAFE", r.to_json()
+
+
+def test_a_warning_naming_a_hazard_and_an_allergen_keeps_the_allergen() -> None:
+    r = check("Olives, salt. May contain stones and peanuts.")
+    assert r.verdict == "VERIFY" and [(f.code, f.level) for f in r.findings] == [("PEANUT", RiskLevel.POSSIBLE)]
+    assert check("Olives, salt. May contain stones and zorbleflap.").verdict == "VERIFY"  # unreadable: generic
+
+
+def test_an_additive_number_without_its_e_reads_as_the_e_number() -> None:
+    assert [t.key for t in tokenize("emulsifiers (481, 472e), preservative 220")] == ["emulsifiers", "e472e", "e220"]
+    assert [t.key for t in tokenize("sugar 100g")] == ["sugar 100g"]  # an amount is no additive number
+
+
+def test_cooking_times_and_temperatures_alone_are_notes() -> None:
+    assert [t.role for t in tokenize("45 mins, Fan 170C, Gas 5, 800W")] == ["note"] * 4
+    assert [t.role for t in tokenize("5 eggs")] == ["ingredient"]
+
+
+def test_a_hyphen_join_never_drops_an_allergen_a_word_names() -> None:
+    assert check("Tri-Calcium Phosphate, salt").verdict == "SAFE"
+    r = check("pea-nut flour, salt", "PEANUT")
+    assert r.verdict != "SAFE"
+
+
+def test_not_suitable_for_customers_with_an_allergy_names_that_allergen_only() -> None:
+    r = check_label("Rice. Not suitable for customers with an allergy to peanuts due to manufacturing methods.",
+                    ["PEANUT", "MILK"], ONTO)  # fmt: skip
+    assert [(f.code, f.level) for f in r.findings] == [("PEANUT", RiskLevel.DEFINITE)]
+
+
+def test_an_instruction_after_a_comma_needs_a_cue() -> None:
+    assert check("Salt. Once opened, cut green beans, zorbleflap.").verdict == "VERIFY"
