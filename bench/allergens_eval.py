@@ -42,6 +42,8 @@ DEFAULT_DEV = ROOT.parent / "shared" / "data" / "allergen_labels" / "dev.jsonl"
 BIG9 = ("PEANUT", "MILK", "EGG", "GLUTEN", "SOY", "SESAME", "FISH", "SHELLFISH", "TREE_NUTS")
 EQUIVALENT = {"GLUTEN": {"GLUTEN", "WHEAT"}, "WHEAT": {"GLUTEN", "WHEAT"}, "SHELLFISH": {"SHELLFISH", "MOLLUSCS"},
               "MOLLUSCS": {"SHELLFISH", "MOLLUSCS"}}  # fmt: skip
+# a label listing the key is never SAFE for these profiles (a GLUTEN label may be barley: SAFE for WHEAT is right)
+COUNTED_WITH = {"WHEAT": {"WHEAT", "GLUTEN"}, "SHELLFISH": {"SHELLFISH", "MOLLUSCS"}, "MOLLUSCS": {"MOLLUSCS", "SHELLFISH"}}
 # (label id, code) pairs whose source tag the label text cannot support (the list and reasons are in
 # tests/allergens/test_dev_labels.py TAG_CONFLICTS); reported apart in the text-only recall
 TEXT_UNSUPPORTED = {
@@ -86,10 +88,12 @@ def measure(labels: list[dict], onto: Ontology, show_unmatched: int = 0) -> dict
         all_decl = {f.code for f in check_label(x["ingredients_text"], codes, onto, decl).findings}
         for code in codes:
             eq = EQUIVALENT.get(code, {code})
-            if check_label(x["ingredients_text"], [code], onto).verdict == "SAFE":
-                (unsupported_safe if (x["id"], code) in TEXT_UNSUPPORTED else false_safe_text).append((x["id"], code))
-            if check_label(x["ingredients_text"], [code], onto, decl).verdict == "SAFE":
-                false_safe_decl.append((x["id"], code))
+            for profile in sorted(COUNTED_WITH.get(code, {code})):  # its profile and those counted with it
+                if check_label(x["ingredients_text"], [profile], onto).verdict == "SAFE":
+                    (unsupported_safe if (x["id"], code) in TEXT_UNSUPPORTED else false_safe_text).append(
+                        (x["id"], profile))  # fmt: skip
+                if check_label(x["ingredients_text"], [profile], onto, decl).verdict == "SAFE":
+                    false_safe_decl.append((x["id"], profile))
             total += 1
             found_decl += bool(eq & all_decl)
             if (x["id"], code) in TEXT_UNSUPPORTED:

@@ -116,14 +116,20 @@ def check_label(
     if unknown:
         raise OntologyError(f"unknown allergen code(s) {', '.join(map(str, unknown))}", "profile")
     primary, alternative = readings(text, lambda key: is_known(key, ontology))
-    main = _analyse(primary, codes, ontology)
+    # "shellfish" in everyday speech covers molluscs too (and a molluscs allergy may extend to crustaceans): the other
+    # one is looked for as well and reported for the profile's one at POSSIBLE
+    kin = tuple(_KIN[c] for c in codes if c in _KIN and _KIN[c] not in codes)
+    looked = codes + kin
+    main = _analyse(primary, looked, ontology)
     findings = main.findings
     hits = main.hits
     doubts = list(main.doubts)
     if alternative is not None:  # what only the other reading names is held at POSSIBLE (never SAFE, never AVOID)
-        other = _analyse(alternative, codes, ontology)
+        other = _analyse(alternative, looked, ontology)
         extra = [_held(f, alternative.why) for f in other.findings]
         findings = dedupe([*findings, *extra])
+    if kin:
+        findings = dedupe([_as_kin(f) if f.code in kin else f for f in findings])
     if declared:
         findings = dedupe([*findings, *declared_findings(declared, frozenset(codes))])
     unmatched = main.unmatched
@@ -241,6 +247,18 @@ def _settleable(resolutions: tuple[Resolution, ...], ontology: Ontology) -> list
         if may:
             out.append(n)
     return out
+
+
+_KIN = {"SHELLFISH": "MOLLUSCS", "MOLLUSCS": "SHELLFISH"}
+
+
+def _as_kin(f: Finding) -> Finding:
+    """A finding of molluscs (crustaceans) reported for a SHELLFISH (MOLLUSCS) profile, at POSSIBLE at most."""
+    code = _KIN[f.code]
+    level = f.level if f.level.rank <= RiskLevel.POSSIBLE.rank else RiskLevel.POSSIBLE
+    what = "molluscs" if f.code == "MOLLUSCS" else "crustaceans"
+    return replace(f, code=code, level=level, sources=(),
+                   explanation=f"{f.explanation} — {what}, which a {code.lower()} allergy may include")  # fmt: skip
 
 
 def _held(f: Finding, why: tuple[str, ...]) -> Finding:

@@ -275,3 +275,17 @@ def test_a_shared_word_reading_never_drops_an_allergen(onto) -> None:
     from dinecheck.allergens.normalize import keeps_allergens
 
     assert keeps_allergens("peanut", "peanut oil", onto) and not keeps_allergens("peanut", "sunflower oil", onto)
+
+
+def test_a_shellfish_profile_flags_molluscs_and_the_other_way_round() -> None:
+    """Everyday "shellfish" covers molluscs too: a SHELLFISH profile gets molluscs at POSSIBLE (never SAFE), a
+    MOLLUSCS profile gets crustaceans at POSSIBLE; each keeps its own allergen's level."""
+    shipped = load_data_dir()
+    r = check_label("Mussels (molluscs) 65%, olive oil, salt", ["SHELLFISH"], shipped)
+    assert r.verdict == "VERIFY" and [(f.code, f.level) for f in r.findings] == [("SHELLFISH", RiskLevel.POSSIBLE)]
+    assert "molluscs, which a shellfish allergy may include" in r.findings[0].explanation
+    r = check_label("shrimp, salt", ["MOLLUSCS"], shipped)
+    assert r.verdict == "VERIFY" and [(f.code, f.level) for f in r.findings] == [("MOLLUSCS", RiskLevel.POSSIBLE)]
+    assert check_label("shrimp, salt", ["SHELLFISH"], shipped).verdict == "AVOID"
+    assert check_label("Mussels, salt", ["MOLLUSCS"], shipped).verdict == "AVOID"
+    assert check_label("rice, salt", ["SHELLFISH", "MOLLUSCS"], shipped).verdict == "SAFE"
