@@ -109,7 +109,8 @@ def sentence_end(t: str, start: int, limit: int) -> int:
             while j > start and t[j - 1].isalpha():
                 j -= 1
             if not (0 < i - j <= 4 and i + 1 < len(t) and t[i + 1] in " ,"
-                    and t[j:i] in ("inc", "ltd", "co", "corp", "llc", "plc", "st", "no", "nr", "bv", "sa", "ag")):  # fmt: skip
+                    and t[j:i] in ("inc", "ltd", "co", "corp", "llc", "plc", "st", "no", "nr", "bv", "sa", "ag", "pvt",
+                                   "mfd", "mkd", "lic", "max", "min", "ca", "approx")):  # fmt: skip
                 return i
         elif c.isalpha() and (i == 0 or not t[i - 1].isalnum()) and t.startswith(headers, i):
             return i

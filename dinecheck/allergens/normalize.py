@@ -274,11 +274,19 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
         if not found[0] and _CASE_CHANGE.search(tok.text) is not None:
             text = tok.text
             found = remembered(ontology, "run_together", text, partial(_run_together, text, ontology)) or found
+        if not found[0] and key.startswith(_STEREO):  # "L-Tryptophan", "DL-alpha-tocopherol": the same substance
+            bare = key.split(" ", 1)[1]
+            alt = remembered(ontology, "readings", bare, partial(_reading, bare, False, ontology))
+            if alt[0]:
+                found = (alt[0], alt[1], "stereo prefix")
         if not found[0] and ontology.modifiers.get(key) == "modifier_origin":
             out.append(Resolution(tok, (), None, "note"))  # a place alone ("Origine du porc : France"): provenance
             continue
         out.append(Resolution(tok, *found))
     return tuple(out)
+
+
+_STEREO = ("l ", "d ", "dl ", "l(+) ", "d(-) ")  # stereo-descriptors of a chemical name, hyphen folded to a space
 
 
 def _keeps_hints(key: str, synonyms: tuple[Synonym, ...], ontology: Ontology) -> bool:

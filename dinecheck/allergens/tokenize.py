@@ -339,6 +339,9 @@ def _token_info(raw: str) -> tuple[str, str, bool, bool, bool, bool, bool] | Non
     has_digit = _has_digit(key)
     if has_digit and (m := _INS.match(key)) is not None:
         key = f"e{m.group(1)}{m.group(2) or ''}"  # "472e", "preservative 220": an additive code without its E
+    if len(key) <= 3 and (key in ("i", "ii", "iii", "iv") or (len(key) == 1 and not _VITAMIN_LETTER.match(key))
+                          or text.casefold() == "à"):  # fmt: skip
+        is_note = True  # a letter left of an abbreviation ("D.O.", "S.L."), a roman numeral, a stray "à"
     is_note = (is_note or is_note_item(key) or (has_digit and _TIME_OR_HEAT.match(key) is not None)
                or (has_digit and (is_quantity_note(key) or _AMOUNT_ONLY.match(key) is not None
                                   or _DOSE.match(key) is not None)))  # fmt: skip
