@@ -9,7 +9,7 @@ A name is added only as a **synonym of an ingredient the ontology already has**,
 curated entry, never from the vocabulary:
 
 * the name is unknown to the ontology as it stands (exact key, controlled rewrites, modifiers) and reads as one
-  token (no list, no claim word);
+  token (no list, no claim word); a non-English name of at most three letters is skipped (folded, "thé" is "the");
 * its English name resolves (exact key or controlled rewrite) to exactly one canonical ingredient;
 * that ingredient carries every allergen the vocabulary lists (WHEAT counts GLUTEN too) — a conflict is skipped and
   reported, never resolved in favour of fewer allergens;
@@ -35,6 +35,7 @@ from dinecheck.allergens.tokenize import tokenize
 DATA = Path(__file__).resolve().parents[1] / "dinecheck" / "allergens" / "data" / "ingredients"
 CLAIM_WORDS = {"free", "sans", "without", "ohne", "senza", "sin", "frei", "no", "not", "non", "kein", "keine"}
 MAX_NAME_CHARS = 60
+SHORT_FOREIGN = 3
 
 
 def codes_of(ids: set[str], onto) -> set[str]:
@@ -67,6 +68,9 @@ def plan(src: Path) -> tuple[dict[str, dict[str, list[str]]], Counter, list[str]
             seen.add((lang, key))
             if CLAIM_WORDS & set(key.split()):
                 stats["skipped: a claim word"] += 1
+                continue
+            if lang != "en" and len(key) <= SHORT_FOREIGN:
+                stats["skipped: a short foreign name (it may fold to an English word: thé → the)"] += 1
                 continue
             tokens = tokenize(name)
             if len(tokens) != 1 or tokens[0].role != "ingredient":

@@ -20,6 +20,7 @@ from dinecheck.allergens.normalize import (
     keeps_allergens,
     memo_for,
     normalize,
+    resolve_key,
     split_keeps,
 )
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
@@ -179,7 +180,7 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         plans=memo.plans if (memo := memo_for(ontology)) is not None else None,
         splits=lambda whole, parts: split_keeps(whole, parts, ontology),
     )
-    resolutions = normalize(tokens, ontology)
+    resolutions = _as_colours(normalize(tokens, ontology), ontology)
     declared = declared_names(text, tokens, scan.masks, _settleable(resolutions, ontology))
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped, declared)
     looked_up = matched = 0  # tokens looked up (every one but notes), and those that resolved
@@ -247,6 +248,35 @@ def _settleable(resolutions: tuple[Resolution, ...], ontology: Ontology) -> list
         if may:
             out.append(n)
     return out
+
+
+COLOUR_CLASS = "colour"  # the canonical id of the colour class ("colour", "colorant", "Farbstoff" …)
+
+
+def _as_colours(resolutions: tuple[Resolution, ...], ontology: Ontology) -> tuple[Resolution, ...]:
+    """Under a colour class ("Colour: caramel", "Colours (caramel, riboflavin)") a name is the colour additive of
+    that name when the ontology has one ("caramel colour", E150: no milk) — the class says what it is. Only the item
+    right after the class's colon, or inside its brackets; the reading replaces the plain name's only if it carries no
+    allergen the plain name lacks."""
+    out = list(resolutions)
+    for n, r in enumerate(resolutions):
+        if not r.synonyms or r.rule == "note":
+            continue
+        tok = r.token
+        context = resolutions[tok.parent] if tok.parent is not None else None
+        if context is None and n > 0 and resolutions[n - 1].token.role == "class":
+            prev = resolutions[n - 1]
+            context = prev if prev.token.parent == tok.parent and prev.token.depth == tok.depth else None
+        if context is None or not any(s.canonical_id == COLOUR_CLASS for s in context.synonyms):
+            continue
+        key = f"{r.key or tok.key} colour"
+        syns, matched, _rule = resolve_key(key, ontology)
+        if not syns:
+            continue
+        plain = {p.code for s in r.synonyms for p in ontology.allergen_paths(s.canonical_id)}
+        if {p.code for s in syns for p in ontology.allergen_paths(s.canonical_id)} <= plain:
+            out[n] = Resolution(tok, syns, matched, "colour class")
+    return tuple(out)
 
 
 _KIN = {"SHELLFISH": "MOLLUSCS", "MOLLUSCS": "SHELLFISH"}

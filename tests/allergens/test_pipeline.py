@@ -289,3 +289,18 @@ def test_a_shellfish_profile_flags_molluscs_and_the_other_way_round() -> None:
     assert check_label("shrimp, salt", ["SHELLFISH"], shipped).verdict == "AVOID"
     assert check_label("Mussels, salt", ["MOLLUSCS"], shipped).verdict == "AVOID"
     assert check_label("rice, salt", ["SHELLFISH", "MOLLUSCS"], shipped).verdict == "SAFE"
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Water, colour: caramel", "SAFE"),  # the colour class says it is the colour E150, no milk
+        ("Colours (Caramel, Riboflavins)", "SAFE"),
+        ("Farbstoff: Caramel", "SAFE"),
+        ("caramel", "VERIFY"),  # plain caramel may be a dairy caramel
+        ("sugar, caramel, colour", "VERIFY"),  # not under the class
+        ("Colour: caramel, caramel", "VERIFY"),  # only the item right after the colon
+    ],
+)
+def test_a_name_under_a_colour_class_is_that_colour(text: str, verdict: str) -> None:
+    assert check_label(text, ["MILK"], load_data_dir()).verdict == verdict
