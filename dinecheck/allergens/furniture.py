@@ -23,7 +23,8 @@ from dinecheck.allergens.text import lookup_key
 
 _TIMEOUT = 1.0
 # an amount with a unit ("31g", "2250 kJ", "< 0,5 g", "6%"), or a US panel's "Calories 120"
-_AMOUNT = regex.compile(r"[<>~≤≥]?\s?\d+(?:[.,]\d+)?\s?(?:kcal|kj|cal|mg|µg|mcg|g|ml|%)(?![^\W\d_])|\bcalories? \d+")
+_AMOUNT = regex.compile(r"(?<![^\W_])[<>~≤≥]?\s?\d+(?:[.,]\d+)?\s?(?:kcal|kj|cal|mg|µg|mcg|g|ml|%)(?![^\W\d_])"
+                        r"|\bcalories? \d+")  # never the digits of a word: "E1105 2g" keeps its E1105
 _ROW_PUNCT = regex.compile(r"[()\[\]/:*+=≈]")
 # an organic control body code (EU 2018/848 Art. 32: "FR-BIO-01", "DE-ÖKO-006", "ES-ECO-020"), lookup-key form
 _CONTROL_CODE = re.compile(r"^[a-z]{2} (?:bio|oko|eco|org|bio org) \d{2,3}\b")
@@ -42,6 +43,7 @@ class Furniture:
     instruction_cues: frozenset[str]
     origin_leads: tuple[str, ...]
     places: frozenset[str]
+    places_longest_first: tuple[str, ...]
     origin_words: frozenset[str]
     nutrition_heads: frozenset[str]
     nutrition_words: frozenset[str]
@@ -65,6 +67,7 @@ def furniture() -> Furniture:
         instruction_cues=frozenset(keys("instruction_cues")),
         origin_leads=keys("origin_leads"),
         places=frozenset(keys("places")),
+        places_longest_first=tuple(sorted(keys("places"), key=len, reverse=True)),
         origin_words=frozenset(keys("origin_words")),
         nutrition_heads=frozenset(keys("nutrition_heads")),
         nutrition_words=frozenset(lookup_key(w) for w in raw["nutrition_words"].split()),
@@ -158,13 +161,17 @@ def origin_line(rest: str, modifiers: Mapping[str, str]) -> bool:
                 break
         if modifiers.get(part) == "modifier_origin" or part in f.places:
             continue
+        for place in f.places_longest_first:  # "trawls in the northeast atlantic fao 27": multiword places first
+            if place in part:
+                part = part.replace(place, " ")
+        part = _DIGITS.sub(" ", part)
         if not all(modifiers.get(w) == "modifier_origin" or w in f.origin_words or w in f.places
                    for w in part.split()):  # fmt: skip
             return False
     return True
 
 
-_NUMBER = regex.compile(r"[<>~≤≥]?\s?\d+(?:[.,]\d+)?")
+_NUMBER = regex.compile(r"(?<![^\W_])[<>~≤≥]?\s?\d+(?:[.,]\d+)?(?![^\W_])")
 
 
 def nutrition_row(item: str) -> bool:

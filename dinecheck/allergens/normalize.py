@@ -198,12 +198,35 @@ def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str 
     else:
         for variant, rule in _variants(key):
             found = ontology.synonyms.get(variant)
-            if found:
+            if found and _keeps_words(key, found, ontology):
                 result = (tuple(found), variant, rule)
                 break
     if memo is not None and len(memo) < MAX_MEMO:
         memo[key] = result
     return result
+
+
+_POSSIBLE = RiskLevel.POSSIBLE.rank
+
+
+def _keeps_words(key: str, found: Iterable[Synonym], ontology: Ontology) -> bool:
+    """A rewrite ("l casein" → "l casei", an inflection) counts only if it keeps every allergen that a word of the
+    key surely names on its own (DEFINITE/DERIVED: "casein" is milk; Lactobacillus casei is not)."""
+    words = key.split(" ")
+    if len(words) < 2:
+        return True
+    have: set[str] | None = None
+    for w in words:
+        syns = ontology.synonyms.get(w)
+        if not syns:
+            continue
+        codes = {p.code for s in syns for p in ontology.allergen_paths(s.canonical_id) if p.level.rank > _POSSIBLE}
+        if codes:
+            if have is None:
+                have = {p.code for s in found for p in ontology.allergen_paths(s.canonical_id)}
+            if not codes <= have:
+                return False
+    return True
 
 
 def allergen_codes(key: str, ontology: Ontology) -> frozenset[str]:

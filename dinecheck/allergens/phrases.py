@@ -505,10 +505,12 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                     t[c.start : sentence_end(t, c.end, len(t))], after_comma=c.kind == "instruction_item"):  # fmt: skip
                 continue  # the cue may sit past the next phrase of the same sentence ("…, refrigerate and use within 3 days")
             start = c.start
+            if c.kind in ("instruction", "instruction_item") and _mentions_allergen(t[c.start : end], ontology):
+                continue  # "Toast 2 min", "Stir fry sauce …": the verb may begin a name — nothing is masked
             if _mentions_allergen(t[c.end : end], ontology):
                 end = c.end  # "keep refrigerated peanuts": only the statement's own words are masked
             elif c.kind == "statement" and t[c.start : c.end] in furniture().nutrition_heads:
-                end = _table_end(t, end, next_start)
+                end = _table_end(t, end, next_start, ontology)
                 # "prepared with 35 g of fruit per 100 g": the amount before "per 100 g" belongs to the statement
                 lead = _item_start(t, c.start, chosen[n - 1].end if n > 0 else 0, conj=False)
                 if lead < c.start and quantity_lead(t[lead : c.start]) and not _mentions_allergen(
@@ -562,11 +564,13 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
     return PhraseScan(tuple(hits), tuple(masks), tuple(claims), tuple(capped), tuple(statements))
 
 
-def _table_end(t: str, end: int, limit: int) -> int:
-    """After a nutrition heading's item: extend over the following items while each is a nutrition-table row."""
+def _table_end(t: str, end: int, limit: int, ontology: Ontology) -> int:
+    """After a nutrition heading's item: extend over the following items while each is a nutrition-table row (and,
+    belt and braces, names no allergen)."""
     while end < limit and t[end] in ",;/.\n|":
         nxt = _sentence_end(t, end + 1, limit, ".!?,;/|")
-        if not nutrition_row(t[end + 1 : nxt]):
+        row = t[end + 1 : nxt]
+        if not nutrition_row(row) or _mentions_allergen(row, ontology):
             break
         end = nxt
     return end

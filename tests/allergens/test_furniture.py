@@ -121,7 +121,12 @@ def _allergen_synonyms() -> list[tuple[str, str]]:
 SYNONYMS = _allergen_synonyms()
 CARRIERS = ["Serve with {s}.", "Cook with {s} for 2 minutes.", "Made in {s}.", "Produced in France with {s}.",
             "Nutrition information per 100g: fat 3g, {s} 2g.", "Nutrition: fat 3g, {s}.", "Microwave: heat {s}.",
-            "Do not {s}.", "Faites cuire avec {s}.", "Net weight {s}.", "1 of your 5 a day {s}."]  # fmt: skip
+            "Do not {s}.", "Faites cuire avec {s}.", "Net weight {s}.", "1 of your 5 a day {s}.",
+            "Once opened, {s} and use within 3 days.", "Colour: {s}.", "Colours ({s}).", "Warning: may contain stones, {s}.",
+            "Caught in {s}.", "Made in Italy from {s}.", "Fan 170C {s}.", "Keep refrigerated, {s}.",
+            "Typical mineral analysis mg/l: calcium 80, {s} 12.", "Oven cook from chilled: {s} for 20 mins.",
+            "2 capsules {s} per day.", "L-{s}", "Origine du {s} : France.", "Pour {s} 100 g.", "{s} 45 mins",
+            "Drained weight {s} 240g.", "Nutrition: fat 3g, {s}, salt 1g.", "High in {s}."]  # fmt: skip
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -185,3 +190,24 @@ def test_not_suitable_for_customers_with_an_allergy_names_that_allergen_only() -
 
 def test_an_instruction_after_a_comma_needs_a_cue() -> None:
     assert check("Salt. Once opened, cut green beans, zorbleflap.").verdict == "VERIFY"
+
+
+def test_names_that_begin_with_a_furniture_word_are_never_hidden() -> None:
+    """Exhaustive over the risky synonyms: every allergen synonym whose first word is also an instruction, note or
+    statement word ("stir fry sauce", "toast", "mix di frutta secca"), in every carrier, is never SAFE."""
+    from dinecheck.allergens.furniture import furniture
+    from dinecheck.allergens.text import lookup_key
+
+    f = furniture()
+    first_words = {w.split(" ")[0] for w in (*f.instructions, *f.notes, *f.statements, *f.sentences)}
+    risky = [(c, s) for c, s in SYNONYMS if lookup_key(s).split(" ")[0] in first_words]
+    assert len(risky) > 20
+    false_safe = [(c, text) for c, s in risky for carrier in CARRIERS
+                  for text in (carrier.format(s=s), "Rice, water. " + carrier.format(s=s))
+                  if check(text, c).verdict == "SAFE"]  # fmt: skip
+    assert false_safe == []
+
+
+def test_a_rewrite_never_drops_what_a_word_surely_names() -> None:
+    """"L-Casein" once read as "L. casei" (a bacterium) by an inflection rewrite: SAFE for MILK."""
+    assert check("L-Casein", "MILK").verdict == "AVOID"
