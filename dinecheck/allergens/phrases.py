@@ -363,6 +363,9 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
                 j = t.find(pat.tail, j + 1, limit)
             if j != -1:
                 out.append(_Cand(s, j + len(pat.tail), e, j, "risk", pat.phrase, len(head) + len(pat.tail)))
+    for m in _facility_matches(t):
+        phrase = RiskPhrase(m.group(0), m.group(0), "en", "FACILITY", RiskLevel.POSSIBLE)
+        out.append(_Cand(m.start(), m.end(), m.end(), None, "risk", phrase, m.end() - m.start()))
     for m in _intro_matches(t):
         if _bounded(t, m.start(), m.end()):
             tail = m.start("tail") if m.group("tail") else m.end()
@@ -371,6 +374,29 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
         if _bounded(t, m.start(), m.end()):
             out.append(_Cand(m.start(), m.end(), m.end(), m.end(), "suffix", None))
     return out
+
+
+# a shared-production warning in any wording: "(made|baked|packed …) in/on a facility/bakery/site/line … that (also)
+# processes/handles/uses …" — the list follows; "… where nuts are (also) handled" — the list is inside (the warning
+# then reads nothing and applies to every profile allergen). "that does not handle" is no warning (the verb must
+# follow "that")
+_FACILITY = regex.compile(
+    r"\b(?:(?:made|baked|produced|manufactured|packed|packaged|processed|prepared|elaborated|bottled|roasted|"
+    r"blended|filled|cooked)\s)?(?:in|on)\s(?:(?:a|an|the)\s)?(?:(?:shared|same|common)\s)?"
+    r"(?:facility|factory|plant|site|line|bakery|"
+    r"kitchen|environment|premises|unit|production area|equipment)\s(?:(?:that|which|where)\s(?:also\s)?"
+    r"(?:processes|process|handles|handle|uses|use|manufactures|produces|packs|pack|makes|bakes|prepares|contains|"
+    r"(?:are|is)\s(?:also\s)?(?:handled|used|processed|present))"
+    r"|where\s[^.,;:!?\n]{1,60}?\s(?:are|is)\s(?:also\s)?(?:handled|used|processed|present))\b"
+)
+_FACILITY_WORDS = ("facility", "factory", "plant", "site", "line", "bakery", "kitchen", "environment", "premises",
+                   "unit", "area", "equipment")  # fmt: skip
+
+
+def _facility_matches(t: str) -> list[regex.Match[str]]:
+    if not any(w in t for w in _FACILITY_WORDS):
+        return []
+    return list(_FACILITY.finditer(t, timeout=_TIMEOUT))
 
 
 # every match of _INTRO starts with one of these (the regex is tried only where one occurs)

@@ -178,3 +178,22 @@ def test_a_statement_or_boilerplate_never_swallows_the_next_item(onto) -> None:
 def test_packing_and_usage_statements(onto) -> None:
     scan = find_phrases("Boire dans les 3 jours. voir bouchon. Emballé en UK pour Food & Drinks Ltd. milk", onto)
     assert scan.statements == ("Boire dans les 3 jours", "voir bouchon", "Emballé en UK pour Food & Drinks Ltd")
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Baked in a bakery that uses sesame.", ("SESAME",)),
+        ("Produced in a factory which also processes peanuts and milk.", ("PEANUT", "MILK")),
+        ("Made on a line that also handles soy.", ("SOY",)),
+        ("This product is elaborated in line that also process soy.", ("SOY",)),
+        ("Packed in an environment where nuts are also handled.", ()),  # a warning whose list reads nothing
+    ],
+)
+def test_a_shared_production_warning_in_any_wording(text: str, named: tuple[str, ...]) -> None:
+    hits = find_phrases(text, load_data_dir()).hits
+    assert [h.type for h in hits] == ["FACILITY"] and set(hits[0].allergens) >= set(named)
+
+
+def test_a_site_that_does_not_handle_an_allergen_is_no_warning() -> None:
+    assert [h.type for h in find_phrases("Packed on a site that does not handle gluten.", load_data_dir()).hits] == []
