@@ -394,7 +394,7 @@ _FACILITY_WORDS = ("facility", "factory", "plant", "site", "line", "bakery", "ki
 
 
 def _facility_matches(t: str) -> list[regex.Match[str]]:
-    if not any(w in t for w in _FACILITY_WORDS):
+    if not (("that" in t or "which" in t or "where" in t) and any(w in t for w in _FACILITY_WORDS)):
         return []
     return list(_FACILITY.finditer(t, timeout=_TIMEOUT))
 
