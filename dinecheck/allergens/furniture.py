@@ -29,7 +29,11 @@ _ROW_PUNCT = regex.compile(r"[()\[\]/:*+=≈]")
 # an organic control body code (EU 2018/848 Art. 32: "FR-BIO-01", "DE-ÖKO-006", "ES-ECO-020"), lookup-key form
 _CONTROL_CODE = re.compile(r"^[a-z]{2} (?:bio|oko|eco|org|bio org) \d{2,3}\b")
 _CODE_LINE_WORDS = frozenset({"agriculture", "agricultura", "agricoltura", "landwirtschaft", "ue", "eu", "non", "no",
-                              "nicht", "hors", "et", "and", "y", "e", "und", "uk", "gb", "ch"})  # fmt: skip
+                              "nicht", "hors", "et", "and", "y", "e", "und", "uk", "gb", "ch", "france", "italia",
+                              "italy", "espana", "spain", "deutschland", "germany", "schweiz", "suisse"})  # fmt: skip
+# a pack count ("4 x 20g bags", "6 x 330 ml", "10 sachets")
+_PACK = re.compile(r"\d+ ?x ?\d+(?:[.,]\d+)? ?(?:g|ml|cl|l|kg)\b(?: (?:bags?|sachets?|packs?|portions?|pots?|cans?|"
+                   r"bottles?|capsules?|pods?|sticks?))?$")
 _DIGITS = re.compile(r"\s*\d+(?:[.,]\d+)?\s*")
 
 
@@ -189,7 +193,9 @@ def is_note_item(key: str) -> bool:
     """An item that is exactly a mark, a diet or a processing state ("UHT", "kosher", "vegans"), or an organic
     control code line ("FR-BIO-01 Agriculture UE")."""
     notes = furniture().notes
-    if key in notes or (any(ch.isdigit() for ch in key) and _DIGITS.sub(" ", key).strip() in notes):
+    if key in notes:
+        return True
+    if any(ch.isdigit() for ch in key) and (_DIGITS.sub(" ", key).strip() in notes or _PACK.match(key)):
         return True
     m = _CONTROL_CODE.match(key)
     return m is not None and all(w in _CODE_LINE_WORDS for w in key[m.end() :].replace("/", " ").split())

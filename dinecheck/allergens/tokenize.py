@@ -106,6 +106,7 @@ _NOTE = regex.compile(
     r"|^en proportions? variables?$|^in wechselnden anteilen$"
     r"|^(?:verifie |certified )?rainforest alliance\b|^fair ?trade\b|^commerce equitable$"
     r"|^(?:vegetarian|vegan|vegetarien|vegetarienne|vegetalien|vegetalienne|vegetariano|vegano)$"
+    r"|^(?:aop|aoc|igp|dop|doc|docg|igt|pdo|pgi|gga|g\.?g\.?a\.?|g\.?u\.?|d\.?o\.?p\.?|i\.?g\.?p\.?)$"
 )
 
 
@@ -134,7 +135,8 @@ _VITAMIN_CONTEXT = ("vitamin", "vitamine", "vitamina", "vitamins", "vitamines", 
 _SHARED_LEADS = ("de ", "d'", "di ", "del ", "della ", "des ", "du ")
 _PURPOSE_FIRST_WORDS = frozenset(p.split(" ", 1)[0] for p in _PURPOSE_FIRST)
 _TRAILING_NOTE_WORDS = (" as ", " to ", " for ", " used ", " added ", "origin", "herkunft", "provenance", "procedencia",
-                        "provenienza", "proportion", "quantities", "anteilen")  # fmt: skip
+                        "provenienza", "proportion", "quantities", "anteilen", " aop", " aoc", " igp", " dop",
+                        " doc", " igt", " pdo", " pgi", " gga", " g.g.a", " g.u", " d.o.p", " i.g.p")  # fmt: skip
 # any of the words (literal alternatives: the standard ``re`` tries each at each position, no backtracking)
 _TRAILING_NOTE_WORD = re.compile("|".join(map(re.escape, _TRAILING_NOTE_WORDS)))
 _LETTER = re.compile(r"[^\W\d_]")  # single character classes cannot backtrack: stdlib re
@@ -142,7 +144,9 @@ _TRAILING_NOTE = regex.compile(
     r"\s+(?:(?:as an?|to|for|used as an?|added as an?)\s[^;()]*"
     r"|(?:origine?|origin|herkunft|provenance|procedencia|provenienza)\b[^;()]*"
     r"|(?:in|en) (?:varying|variable|varied|unknown|variables?) (?:proportions?|quantities)"
-    r"|en proportions? variables?|in wechselnden anteilen)(?:\s*[<>]?\s*\d+(?:[.,]\d+)?\s*%)?\s*$",
+    r"|en proportions? variables?|in wechselnden anteilen"
+    r"|(?:aop|aoc|igp|dop|doc|docg|igt|pdo|pgi|g\.?g\.?a\.?|g\.?u\.?|d\.?o\.?p\.?|i\.?g\.?p\.?))"
+    r"(?:\s*[<>]?\s*\d+(?:[.,]\d+)?\s*%)?\s*$",
     regex.IGNORECASE,
 )
 
@@ -171,6 +175,7 @@ _NOTE_FIRST = frozenset(
      "produits", "ingredient", "ingredients", "issu", "issus", "issue", "issues", "provenant", "aus", "kontrolliert",
      "biologischer", "okologischer", "von", "from", "of", "certified", "organic", "de", "procedente", "agricultura",
      "cultivo", "da", "in", "en", "verifie", "rainforest", "fair", "fairtrade", "commerce", "vegetarian", "vegan",
+     "aop", "aoc", "igp", "dop", "doc", "docg", "igt", "pdo", "pgi", "gga", "g.g.a.", "g.u.", "d.o.p.", "i.g.p.",
      "vegetarien", "vegetarienne", "vegetalien", "vegetalienne", "vegetariano", "vegano"}
 )  # fmt: skip
 
