@@ -189,6 +189,16 @@ def nutrition_row(item: str) -> bool:
     return all(w in furniture().nutrition_words for w in words)
 
 
+_AREA = re.compile(r"^(?:(?:zone|zona|area|fao|fao area|the)\s)*")
+
+
+def is_place(key: str) -> bool:
+    """A fishing area alone ("Zone FAO 27", "Océano Índico"): provenance."""
+    f = furniture()
+    bare = _AREA.sub("", key)
+    return key in f.places or bare in f.places or (bool(bare) and f"fao {bare}" in f.places)
+
+
 def is_note_item(key: str) -> bool:
     """An item that is exactly a mark, a diet or a processing state ("UHT", "kosher", "vegans"), or an organic
     control code line ("FR-BIO-01 Agriculture UE")."""

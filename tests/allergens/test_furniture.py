@@ -211,3 +211,25 @@ def test_names_that_begin_with_a_furniture_word_are_never_hidden() -> None:
 def test_a_rewrite_never_drops_what_a_word_surely_names() -> None:
     """"L-Casein" once read as "L. casei" (a bacterium) by an inflection rewrite: SAFE for MILK."""
     assert check("L-Casein", "MILK").verdict == "AVOID"
+
+
+# furniture words that reach an allergen only through a rewrite of the ontology, never as a name: "store" (→ "Stör",
+# sturgeon, by the -e rewrite) and "lagern" (German "to store" → "lager", beer, by the -n rewrite)
+REWRITE_ARTEFACTS = ("store", "lagern")
+
+
+def test_no_furniture_entry_names_an_allergen() -> None:
+    """A furniture mask hides its own words: none of them may name an allergen (the rest of a masked region is
+    checked at run time)."""
+    from dinecheck.allergens.furniture import furniture
+    from dinecheck.allergens.phrases import _mentions
+
+    f = furniture()
+    naming = []
+    for name in ("statements", "sentences", "instructions", "notes", "origin_leads", "places", "origin_words",
+                 "physical_hazards", "nutrition_heads", "nutrition_words"):  # fmt: skip
+        for entry in getattr(f, name):
+            words = [w for w in entry.split() if w not in REWRITE_ARTEFACTS]
+            if words and _mentions(" ".join(words), ONTO):
+                naming.append((name, entry))
+    assert naming == []
