@@ -277,6 +277,8 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
     """Resolve every token that is not a note; notes are returned unresolved with rule ``"note"`` — unless a word of
     the note names an allergen-bearing ingredient, in which case it is resolved like any ingredient."""
     out: list[Resolution] = []
+    memo = memo_for(ontology)
+    plain = memo.readings if memo is not None else {}  # the hot path: a remembered reading, no call
     for tok in tokens:
         key = tok.key
         # a purpose clause ("to protect color and flavor") is made of purpose words only: its "flavor" is no
@@ -287,8 +289,13 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
             out.append(Resolution(tok, (), None, "note"))
             continue
         hyphenated = "-" in tok.text
-        table = "readings_hyphenated" if hyphenated else "readings"
-        found = remembered(ontology, table, key, partial(_reading, key, hyphenated, ontology))
+        found = None if hyphenated else plain.get(key)
+        if found is None:
+            table = "readings_hyphenated" if hyphenated else "readings"
+            found = remembered(ontology, table, key, partial(_reading, key, hyphenated, ontology))
+        if found[0]:
+            out.append(Resolution(tok, *found))
+            continue
         if not found[0] and hyphenated:  # "Tri-Calcium Phosphate": joined where the hyphens were
             joined = canonical_key(tok.text.replace("-", ""))
             if joined != key:
