@@ -42,6 +42,35 @@ def _join(words: list[str]) -> str:
     return " ".join(words).replace("d' ", "d'").replace("l' ", "l'")
 
 
+# processing words that name a form or a part of something ("pieces", "juice", "cerneaux" — walnut kernels): alone,
+# they are not a description of nothing, so a token made of them is never a note
+_NOUNS = frozenset({"pieces", "slices", "halves", "dices", "florets", "segments", "pulp", "juice", "extract",
+                    "concentrate", "powder", "jus", "pulpe", "poudre", "morceaux", "brisures", "eclats", "moities",
+                    "cerneaux", "saft", "mark", "konzentrat", "extrakt", "pulver", "stucke", "stuckchen", "halften",
+                    "scheiben", "wurfel", "granulat", "polvo", "trozos", "zumo", "jugo", "extracto", "pulpa",
+                    "mitades", "polvere", "pezzi", "succo", "polpa", "meta", "blend", "mix", "melange", "mischung",
+                    "mezcla", "miscela", "selection", "assortment"})  # fmt: skip
+
+
+def only_modifiers(key: str, ontology: Ontology) -> bool:
+    """Whether ``key`` is made only of processing and quality words ("Pasteurisé", "sliced", "gemahlen", "organic
+    raw"): a description of the product, not an ingredient (a note). Never with a noun-like word of :data:`_NOUNS`,
+    never an origin (a place alone is handled by the caller)."""
+    mods = ontology.modifiers
+    words = _words(key)
+    if not words or len(words) > MAX_MODIFIER_WORDS or _NOUNS.intersection(words):
+        return False
+    n = len(words)
+    ok = [False] * (n + 1)
+    ok[0] = True
+    for i in range(1, n + 1):
+        for k in range(max(0, i - MAX_MODIFIER_WORDS), i):
+            if ok[k] and mods.get(_join(words[k:i])) in ("modifier_processing", "modifier_quality"):
+                ok[i] = True
+                break
+    return ok[n]
+
+
 def strip_modifiers(key: str, ontology: Ontology) -> tuple[str, tuple[str, ...]] | None:
     """``(head, stripped words)`` when ``key`` is a known name with modifiers around it; None otherwise."""
     heads = modifier_readings(key, ontology)

@@ -38,7 +38,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from dinecheck.allergens.furniture import is_place
-from dinecheck.allergens.modifiers import modifier_readings, strip_modifiers
+from dinecheck.allergens.modifiers import modifier_readings, only_modifiers, strip_modifiers
 from dinecheck.allergens.ontology import UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
 from dinecheck.allergens.tokenize import Token, canonical_key, e_number_base, is_purpose_note
 
@@ -310,8 +310,10 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
             alt = remembered(ontology, "readings", bare, partial(_reading, bare, False, ontology))
             if alt[0]:
                 found = (alt[0], alt[1], "stereo prefix")
-        if not found[0] and (ontology.modifiers.get(key) == "modifier_origin" or is_place(key)):
-            out.append(Resolution(tok, (), None, "note"))  # a place alone ("Origine du porc : France"): provenance
+        if not found[0] and (ontology.modifiers.get(key) == "modifier_origin" or is_place(key)
+                             or only_modifiers(key, ontology)):  # fmt: skip
+            # a place alone ("Origine du porc : France"): provenance; processing words alone ("Pasteurisé"): a state
+            out.append(Resolution(tok, (), None, "note"))
             continue
         out.append(Resolution(tok, *found))
     return tuple(out)

@@ -50,9 +50,13 @@ def test_no_modifier_names_an_allergen_or_is_a_negation_or_a_number() -> None:
 
 
 def test_a_modifier_alone_is_not_an_ingredient() -> None:
+    """Processing and quality words alone ("Kirschen, entsteint", "Pasteurisé.") describe, they name nothing: a note.
+    Noun-like processing words ("juice", "cerneaux" — walnut kernels) and blends are never notes alone."""
     assert "entsteint" in ONTO.modifiers and "entsteint" not in ONTO.synonyms
     r = check_label("sugar, entsteint", ["PEANUT"], ONTO)
-    assert r.verdict == "VERIFY" and r.unmatched == ("entsteint",)
+    assert r.verdict == "SAFE" and r.unmatched == () and r.tokens_processed == 1
+    for word in ("juice", "Cerneaux", "Mélange", "blend"):
+        assert check_label(f"sugar, {word}", ["TREE_NUTS"], ONTO).unmatched == (word,)
 
 
 # --- hypothesis properties (issue 8) ------------------------------------------------------------------------------
