@@ -78,7 +78,7 @@ _LEAD_WORDS = regex.compile(
 _CONJ = regex.compile(
     r"\s+(?:and/or|et/ou|und/oder|y/o|e/o|and|et|und|ou|or|&|(?:y|e)(?=\s+[^\d\s])"
     r"|including|incl\.|(?:preserved|protected|stabili[sz]ed) (?:with|by)|with|enriched with|avec|mit|con|containing"
-    r"|contenant|dont|davon|di cui)\s+|\s*[&/]\s*",
+    r"|contenant|dont|davon|di cui)\s+|\s*/\s*|\s+&\s*|(?<![^\W\d_])&\s+|(?<![^\W\d_]{1,2})&(?![^\W\d_])",
     regex.IGNORECASE,
 )
 _CONJ_QUICK = re.compile(
@@ -199,6 +199,9 @@ _INS = re.compile(r"(?:(?:preservatives?|antioxidants?|emulsifiers?|thickeners?|
                   r"acidity regulators?|raising agents?|flavou?r enhancers?|sweeteners?|humectants?|firming agents?|"
                   r"gelling agents?|anti ?caking agents?|mineral salts?|glazing agents?|acids?) \(?)?"
                   r"(1\d{2,3}|[2-9]\d{2})(?: ?\(?([a-h]|i{1,3}|iv|v|vi)\)?)?\)?$")
+# a US certified colour (21 CFR 74): "FD&C Yellow No. 5", "Red 40 Lake", "D&C Red No. 33"
+_US_COLOUR = re.compile(r"(?:f ?d ?& ?c |d ?& ?c )?(red|yellow|blue|green|orange|citrus red) (?:no\.? ?|#)?(\d{1,2})"
+                        r"(?: (?:aluminum |aluminium )?lake)?$")
 # a cooking time or temperature alone ("45 mins", "12-14 Minuten", "190C", "Fan 170C", "Gas 5", "800W")
 _TIME_OR_HEAT = re.compile(r"(?:(?:fan|gas(?: mark)?|about|approx\.?|approximately|ca\.?|circa|environ|etwa|unos|for|at)"
                            r" )*\d+(?:[.,]\d+)?(?: ?(?:-|to|a|bis|à) ?\d+(?:[.,]\d+)?)? ?"
@@ -281,7 +284,10 @@ def _is_sep(s: str, i: int) -> bool:
         if before.isdigit() and after.isdigit():
             return False  # a decimal comma or point
         # "…, L. acidophilus": a one-letter abbreviation starting an item is not a sentence end ("vitamin E." is)
-        return not (c == "." and before.isupper() and after == " " and _starts_item(s, i - 1))
+        if c == "." and before.isupper() and after == " " and _starts_item(s, i - 1):
+            return False
+        # "Yellow No. 5": the abbreviation of "number" before a number is no sentence end
+        return not (c == "." and s[i - 2 : i].lower() == "no" and s[i + 1 : i + 3].strip()[:1].isdigit())
     if c in "-–—" and 0 < i < len(s) - 1 and s[i - 1] == " " and s[i + 1] == " ":
         # "mono - and diglycerides": a dash before a conjunction belongs to a shared prefix, it separates nothing
         return _DASH_CONJ.match(s, i + 2) is None
@@ -342,6 +348,8 @@ def _token_info(raw: str) -> tuple[str, str, bool, bool, bool, bool, bool] | Non
     first = key.split(" ", 1)[0]
     is_note = (first in _NOTE_FIRST and _NOTE.search(key, timeout=_TIMEOUT) is not None) or _is_purpose_note(key)
     has_digit = _has_digit(key)
+    if has_digit and (m := _US_COLOUR.match(key)) is not None:
+        key = f"{m.group(1)} {m.group(2)}"  # "FD&C Yellow No. 5 Lake" → yellow 5 (a lake is the same colour, fixed)
     if has_digit and (m := _INS.match(key)) is not None:
         key = f"e{m.group(1)}{m.group(2) or ''}"  # "472e", "preservative 220": an additive code without its E
     if len(key) <= 3 and (key in ("i", "ii", "iii", "iv") or (len(key) == 1 and not _VITAMIN_LETTER.match(key))
