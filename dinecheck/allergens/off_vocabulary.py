@@ -18,7 +18,7 @@ An entry is **anchored** when it, or one of its ancestors, is an ingredient our 
 it carries every allergen at POSSIBLE, so it is a known word (the token is matched) but never makes a label SAFE.
 Only an anchored entry with an empty union is allergen-free. Any doubt stays VERIFY.
 
-Names: every name in the five label languages (plus ``xx``/``la``, see :data:`NAME_LANGUAGES`); a key the store already has is never overridden; a key shared by several
+Names: every name in the five label languages (plus ``xx``/``la``, see :data:`NAME_LANGUAGES`); a key the store already has is never overridden, nor a key it already reads (a controlled rewrite, or modifiers around a known name: "pasteurised free range egg yolk" stays egg yolk); a key shared by several
 entries goes to the entry with the most allergens (the conservative reading). An entry our ontology already knows
 with the same or more allergens lends its other names to our ingredient; otherwise it becomes an ingredient
 ``off_<slug>`` (category ``off_ingredient``).
@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dinecheck.allergens.normalize import resolve_key
+from dinecheck.allergens.normalize import is_known, resolve_key
 from dinecheck.allergens.off_import import OFF_TO_CODE, Taxonomy, TaxonomyEntry, slug
 from dinecheck.allergens.ontology import (
     ALLERGEN_CODES,
@@ -217,6 +217,15 @@ def plan_ingredients(taxonomy: Taxonomy, ontology: Ontology) -> VocabularyPlan:
     # one key, one entry: where entries share a name, the one with the most allergens (then the strongest) wins
     chosen: dict[str, tuple[tuple[int, int], SynonymInput]] = {}
     known = ontology.synonyms
+    read: dict[str, bool] = {}
+
+    def reads(key: str) -> bool:
+        """Whether the ontology already reads ``key`` as a name (a controlled rewrite, or modifiers around a name):
+        an OFF name never shadows a reading we have (often of unknown composition there, every allergen POSSIBLE)."""
+        if key not in read:
+            read[key] = is_known(key, ontology)
+        return read[key]
+
     for e in taxonomy.entries:
         target, levels = targets[e.id]
         weight = (len(levels), sum(lvl.rank for lvl in levels.values()))
@@ -228,6 +237,8 @@ def plan_ingredients(taxonomy: Taxonomy, ontology: Ontology) -> VocabularyPlan:
             for name in names:
                 key = lookup_key(name)
                 if not key or len(name) > MAX_NAME_CHARS or key in known or key in ontology.modifiers:
+                    continue
+                if reads(key):  # our ontology already reads it ("pasteurised free range egg yolk": egg yolk)
                     continue
                 cur = chosen.get(key)
                 if cur is None or weight > cur[0]:
