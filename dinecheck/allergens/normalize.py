@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 
 from dinecheck.allergens.furniture import is_place
 from dinecheck.allergens.modifiers import modifier_readings, only_modifiers, strip_modifiers
-from dinecheck.allergens.ontology import UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
+from dinecheck.allergens.ontology import LANGUAGES, UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
 from dinecheck.allergens.tokenize import Token, canonical_key, e_number_base, is_purpose_note
 
 _ARTICLES = (
@@ -199,6 +199,8 @@ def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str 
     else:
         for variant, rule in _variants(key):
             found = ontology.synonyms.get(variant)
+            if found and rule == "inflection":  # a guessed ending lands only on names of the label languages
+                found = [s for s in found if s.lang is None or s.lang in LABEL_LANGUAGES]  # ("jaunes" is no "jaun")
             if found and _keeps_words(key, found, ontology):
                 result = (tuple(found), variant, rule)
                 break
@@ -208,6 +210,8 @@ def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str 
 
 
 _POSSIBLE = RiskLevel.POSSIBLE.rank
+# the languages an inflection rewrite may land in: the label languages, and Latin (scientific names)
+LABEL_LANGUAGES = frozenset({*LANGUAGES, "la"})
 
 
 def _keeps_words(key: str, found: Iterable[Synonym], ontology: Ontology) -> bool:

@@ -205,7 +205,8 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         span = r.token.span
         if not capped or not any(a <= span[0] and span[1] <= b for a, b in capped):
             outside_claims += 1
-        if rule == "segmented" and r.key and r.token.key.count(" ") < SEGMENT_TRUSTED_WORDS - 1 and n not in declared:
+        if (rule == "segmented" and r.key and r.token.key.count(" ") < SEGMENT_TRUSTED_WORDS - 1 and n not in declared
+                and not _apposition(r.key, ontology)):  # fmt: skip
             # a two-word compound of two known words may name something neither word does ("bean curd" is soy):
             # a doubt. From three words on, a token that reads exactly as known names is a list missing its commas;
             # the names' allergens are still held at POSSIBLE (detect)
@@ -221,6 +222,27 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         hits = scan.hits
     return _Analysis(findings, hits, tuple(unknown_texts), looked_up, matched, tuple(doubts),
                      tuple(unknown_texts.items()), tuple(notes))  # fmt: skip
+
+
+ADDITIVE_CLASS = "additive_class"
+
+
+def _apposition(parts_key: str, ontology: Ontology) -> bool:
+    """Whether a two-word token read as two names is one name said twice, not a new name neither part names: a
+    class and its specific name with the colon lost ("Säuerungsmittel Citronensäure"), or a name and its own kind
+    ("Nori Seaweed": nori is a seaweed; "Annatto Norbixin": one colour)."""
+    parts = parts_key.split(" | ")
+    if len(parts) != 2:
+        return False
+    ids = [{s.canonical_id for s in resolve_key(p, ontology)[0]} for p in parts]
+    if not ids[0] or not ids[1]:
+        return False
+    if all(ontology.ingredients[i].category == ADDITIVE_CLASS for i in ids[0]):
+        return True
+    if ids[0] & ids[1]:
+        return True
+    parents = [{ontology.ingredients[i].parent for i in group} for group in ids]
+    return bool(ids[0] & parents[1] or ids[1] & parents[0])
 
 
 def _settleable(resolutions: tuple[Resolution, ...], ontology: Ontology) -> list[int]:

@@ -304,3 +304,23 @@ def test_a_shellfish_profile_flags_molluscs_and_the_other_way_round() -> None:
 )
 def test_a_name_under_a_colour_class_is_that_colour(text: str, verdict: str) -> None:
     assert check_label(text, ["MILK"], load_data_dir()).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "verdict"),
+    [
+        ("Säuerungsmittel Citronensäure, Zucker", "PEANUT", "SAFE"),  # a class and its name, the colon lost
+        ("Nori Seaweed, rice", "PEANUT", "SAFE"),  # a name and its own kind
+        ("Annatto Norbixin, rice", "PEANUT", "SAFE"),  # one colour said twice
+        ("Garlic Butter, rice", "PEANUT", "VERIFY"),  # two names: a separator may be missing
+        ("Garlic Butter, rice", "MILK", "VERIFY"),  # and the butter is still milk, at POSSIBLE
+    ],
+)
+def test_two_names_said_as_one_are_no_doubt_when_they_name_one_thing(text: str, code: str, verdict: str) -> None:
+    assert check_label(text, [code], load_data_dir()).verdict == verdict
+
+
+def test_a_guessed_ending_never_lands_on_a_name_of_another_language() -> None:
+    """"pois jaunes" (yellow peas) once read "jaunes" as the Hindi "jaun" (barley) through the plural rewrite."""
+    r = check_label("pois jaunes", ["GLUTEN"], load_data_dir())
+    assert [f.code for f in r.findings] == [] and r.unmatched == ("pois jaunes",)
