@@ -189,6 +189,7 @@ _PER_HUNDRED = re.compile(r"\b(?:per|for|pour|je|pro|para|por|ogni|su|every|each
 _AMOUNT = re.compile(r"\d ?(?:g|gr|kg|ml|cl|grammes?|grams?|gramm|gramos|grammi)\b")
 
 
+_INNER_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # a hyphen between two letters ("Di-Glycerides")
 # an amount alone ("50g", "2,5 %"): what is left of a quantity line once its "per 100 g" was masked
 _AMOUNT_ONLY = re.compile(r"[<>~]?\s?\d+(?:[.,]\d+)?\s?(?:g|mg|kg|ml|cl|l|kcal|kj)(?: ?[e℮])?$")
 
@@ -472,6 +473,8 @@ class _Builder:
         uncut = _uncut(raw.strip())
         if self.known is not None and uncut is not None and self.known(uncut[1]):
             return [(start, end)]
+        if self.known is not None and "-" in raw and self.known(canonical_key(_clean(_INNER_HYPHEN.sub("", raw)))):
+            return [(start, end)]  # "Mono- and Di-Glycerides of Fatty Acids": the name with its hyphens joined
         parts = [(start + a, start + b) for a, b in cuts]
         if self.splits is not None:
             infos = [_token_info(self.s[a:b].strip()) if b > a else None for a, b in parts]

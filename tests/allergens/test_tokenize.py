@@ -188,3 +188,14 @@ def test_an_adjective_shared_forward_across_a_conjunction() -> None:
         "graines de moutarde jaune", "graines de moutarde brune",
     ]  # fmt: skip
     assert keys("milk chocolate and peanuts", known=known) == ["milk chocolate", "peanuts"]
+
+
+def test_a_name_split_only_by_its_inner_hyphens_stays_whole() -> None:
+    """"Mono- and Di-Glycerides of Fatty Acids" is the known name with its hyphens joined: not two items."""
+    from dinecheck.allergens.ontology import load_data_dir
+    from dinecheck.allergens.pipeline import check_label
+
+    onto = load_data_dir()
+    text = "Emulsifier: Mono- and Di-Glycerides of Fatty Acids"
+    assert check_label(text, ["PEANUT"], onto).verdict == "SAFE"
+    assert check_label("pea-nut and salt", ["PEANUT"], onto).verdict == "AVOID"
