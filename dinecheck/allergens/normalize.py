@@ -150,6 +150,8 @@ class Memo:
     run_together: dict[str, _Resolved] = field(default_factory=dict)  # token text → its case-change reading
     known: dict[str, bool] = field(default_factory=dict)  # key → whether it is a known name with modifiers around it
     may_carry: dict[str, bool] = field(default_factory=dict)  # matched key → whether a name of it has a POSSIBLE path
+    bare_notes: dict[str, bool] = field(default_factory=dict)  # unknown key → whether it is only a place / modifiers
+    colour_keys: dict[str, bool] = field(default_factory=dict)  # matched key → whether it names the colour class
 
 
 MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (memory stays bounded)
@@ -314,13 +316,17 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
             alt = remembered(ontology, "readings", bare, partial(_reading, bare, False, ontology))
             if alt[0]:
                 found = (alt[0], alt[1], "stereo prefix")
-        if not found[0] and (ontology.modifiers.get(key) == "modifier_origin" or is_place(key)
-                             or only_modifiers(key, ontology)):  # fmt: skip
+        if not found[0] and remembered(ontology, "bare_notes", key, partial(_bare_note, key, ontology)):
             # a place alone ("Origine du porc : France"): provenance; processing words alone ("Pasteurisé"): a state
             out.append(Resolution(tok, (), None, "note"))
             continue
         out.append(Resolution(tok, *found))
     return tuple(out)
+
+
+def _bare_note(key: str, ontology: Ontology) -> bool:
+    """An unknown key that is only a place, a fishing area, or processing and quality words (a note)."""
+    return ontology.modifiers.get(key) == "modifier_origin" or is_place(key) or only_modifiers(key, ontology)
 
 
 _STEREO = ("l ", "d ", "dl ", "l(+) ", "d(-) ")  # stereo-descriptors of a chemical name, hyphen folded to a space

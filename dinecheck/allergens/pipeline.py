@@ -280,11 +280,27 @@ def _as_colours(resolutions: tuple[Resolution, ...], ontology: Ontology) -> tupl
     that name when the ontology has one ("caramel colour", E150: no milk) — the class says what it is. Only the item
     right after the class's colon, or inside its brackets; the reading replaces the plain name's only if it carries no
     allergen the plain name lacks."""
+    memo = memo_for(ontology)
+    classes: dict[str, bool] = memo.colour_keys if memo is not None else {}
+    colour_at = set()
+    for n, r in enumerate(resolutions):
+        if r.synonyms and r.key:
+            is_class = classes.get(r.key)
+            if is_class is None:
+                is_class = any(s.canonical_id == COLOUR_CLASS for s in r.synonyms)
+                if len(classes) < MAX_MEMO:
+                    classes[r.key] = is_class
+            if is_class:
+                colour_at.add(n)
+    if not colour_at:
+        return resolutions
     out = list(resolutions)
     for n, r in enumerate(resolutions):
         if not r.synonyms or r.rule == "note":
             continue
         tok = r.token
+        if not (tok.parent in colour_at or (n - 1) in colour_at):
+            continue
         context = resolutions[tok.parent] if tok.parent is not None else None
         if context is None and n > 0 and resolutions[n - 1].token.role == "class":
             prev = resolutions[n - 1]
