@@ -44,7 +44,7 @@ from typing import NamedTuple
 
 import regex
 
-from dinecheck.allergens.furniture import is_note_item
+from dinecheck.allergens.furniture import is_note_item, quantity_lead
 from dinecheck.allergens.text import lookup_key
 from dinecheck.errors import OntologyError
 
@@ -186,7 +186,6 @@ _DIGIT = re.compile(r"\d")
 # (looked up after all when one of its words names an allergen, like every note)
 _PER_HUNDRED = re.compile(r"\b(?:per|for|pour|je|pro|para|por|ogni|su|every|each|to make)(?: [^\W\d]+){0,3} 100 ?"
                           r"(?:g|gr|ml|grammes?|grams?|gramm|gramos|grammi)\b")  # fmt: skip
-_AMOUNT = re.compile(r"\d ?(?:g|gr|kg|ml|cl|grammes?|grams?|gramm|gramos|grammi)\b")
 
 
 _INNER_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # a hyphen between two letters ("Di-Glycerides")
@@ -216,7 +215,7 @@ _DOSE = re.compile(r"\d+(?:[.,]\d+)? ?(?:tablets?|capsules?|caps|comprimes?|gelu
 def is_quantity_note(key: str) -> bool:
     """A quantity statement: an amount, and "per 100 g/ml" (a few words may sit between: "pour la préparation de")."""
     m = _PER_HUNDRED.search(key) if _has_digit(key) else None
-    return m is not None and _AMOUNT.search(key[: m.start()] + " " + key[m.end() :]) is not None
+    return m is not None and quantity_lead(key[: m.start()] + " " + key[m.end() :])
 
 
 def _has_digit(text: str) -> bool:
