@@ -16,30 +16,90 @@ curated entry, never from the vocabulary:
 * no word of the name names an allergen the ingredient lacks ("butter" inside a name mapped to an allergen-free
   entry is skipped).
 
-Usage: ``python scripts/merge_vocabulary.py DIR [--write]`` (without ``--write`` it only reports).
+**Entries** (``--entries FILE …``, second round): JSON lines ``{"en", "category", "names": {lang: [names]},
+"allergens": {CODE: level}}``, one per ingredient, written the same way. An entry whose English name the ontology
+already reads lends its names to that ingredient, under the rules above. Any other entry becomes a **new ingredient**
+(``g_<category group>.jsonl``), and then:
+
+* its allergens are the union of the writer's, those its category implies (a cheese is MILK, a fish FISH…), and, at
+  POSSIBLE, those a blind reviewer (``--review FILE``: ``{"en", "allergens": [codes]}``, written by someone who saw
+  only the names) lists; an entry the writer and the reviewer both call allergen-free is the only kind that can make
+  a label SAFE, and an allergen-free entry nobody reviewed is skipped;
+* a name is kept only when every allergen named by any word or group of up to three words of it (looked up exactly,
+  overlapping) is among the entry's allergens, and when no other entry claims the same key (both are skipped).
+
+Usage: ``python scripts/merge_vocabulary.py DIR [--write]`` (without ``--write`` it only reports);
+``python scripts/merge_vocabulary.py --entries FILE … --review FILE … [--write]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
 
+from dinecheck.allergens.furniture import furniture
 from dinecheck.allergens.normalize import normalize, resolve_key, word_hints
-from dinecheck.allergens.ontology import LANGUAGES, load_data_dir
+from dinecheck.allergens.ontology import ALLERGEN_CODES, LANGUAGES, load_data_dir
 from dinecheck.allergens.text import lookup_key
 from dinecheck.allergens.tokenize import tokenize
 
 DATA = Path(__file__).resolve().parents[1] / "dinecheck" / "allergens" / "data" / "ingredients"
 CLAIM_WORDS = {"free", "sans", "without", "ohne", "senza", "sin", "frei", "no", "not", "non", "kein", "keine"}
 MAX_NAME_CHARS = 60
+SEPARATORS = re.compile(r"[,;()\[\]:]")
 SHORT_FOREIGN = 3
+ENGLISH_ZIPF = 3.0
 
 
 def codes_of(ids: set[str], onto) -> set[str]:
     return {p.code for cid in ids for p in onto.allergen_paths(cid)}
+
+
+def name_check(name: str, lang: str, onto) -> tuple[str | None, str]:
+    """``(key, "")`` when ``name`` may be added as a label name in ``lang``, else ``(None, why)``."""
+    key = lookup_key(name)
+    if not key or len(name) > MAX_NAME_CHARS:
+        return None, "skipped: empty or long"
+    if CLAIM_WORDS & set(key.split()):
+        return None, "skipped: a claim word"
+    if SEPARATORS.search(name):
+        return None, "skipped: a separator inside the name"
+    if set(key.split()) <= furniture().nutrition_words:
+        return None, "skipped: only nutrition-table words (it would keep a nutrition row from being masked)"
+    if lang != "en" and len(key) <= SHORT_FOREIGN:
+        return None, "skipped: a short foreign name (it may fold to an English word: thé → the)"
+    if lang != "en" and " " not in key and english_word(key):
+        return None, "skipped: a foreign name that folds to an everyday English word (ñame → name)"
+    tokens = tokenize(name)
+    if len(tokens) != 1 or tokens[0].role != "ingredient":
+        return None, "skipped: not one ingredient token"
+    if normalize(tokens, onto)[0].synonyms:
+        return None, "known already"
+    return key, ""
+
+
+def english_word(key: str) -> bool:
+    """An everyday English word (Zipf frequency ≥ 3 in the ``wordfreq`` lists, a general source)."""
+    try:
+        import wordfreq  # type: ignore[import-not-found]  # a maintainer tool's dependency, not the package's
+    except ImportError:
+        raise SystemExit("merge_vocabulary needs wordfreq: .venv/bin/pip install wordfreq") from None
+    return bool(wordfreq.zipf_frequency(key, "en") >= ENGLISH_ZIPF)
+
+
+def gram_codes(key: str, onto) -> set[str]:
+    """Every allergen named by a word or a group of up to three words of ``key`` (exact lookups, overlapping)."""
+    words = key.split(" ")
+    out: set[str] = set()
+    for size in range(1, 4):
+        for i in range(len(words) - size + 1):
+            syns = resolve_key(" ".join(words[i : i + size]), onto)[0]
+            out |= codes_of({s.canonical_id for s in syns}, onto)
+    return out
 
 
 def plan(src: Path) -> tuple[dict[str, dict[str, list[str]]], Counter, list[str]]:
@@ -61,24 +121,11 @@ def plan(src: Path) -> tuple[dict[str, dict[str, list[str]]], Counter, list[str]
             listed = set(entry.get("allergens") or ())
             if "WHEAT" in listed:
                 listed.add("GLUTEN")
-            key = lookup_key(name)
-            if not key or len(name) > MAX_NAME_CHARS or (lang, key) in seen:
-                stats["skipped: empty, long or repeated"] += 1
+            key, why = name_check(name, lang, onto)
+            if key is None or (lang, key) in seen:
+                stats[why or "skipped: repeated"] += 1
                 continue
             seen.add((lang, key))
-            if CLAIM_WORDS & set(key.split()):
-                stats["skipped: a claim word"] += 1
-                continue
-            if lang != "en" and len(key) <= SHORT_FOREIGN:
-                stats["skipped: a short foreign name (it may fold to an English word: thé → the)"] += 1
-                continue
-            tokens = tokenize(name)
-            if len(tokens) != 1 or tokens[0].role != "ingredient":
-                stats["skipped: not one ingredient token"] += 1
-                continue
-            if normalize(tokens, onto)[0].synonyms:
-                stats["known already"] += 1
-                continue
             syns = resolve_key(lookup_key(en), onto)[0]
             ids = {s.canonical_id for s in syns}
             if len(ids) != 1:
@@ -90,7 +137,9 @@ def plan(src: Path) -> tuple[dict[str, dict[str, list[str]]], Counter, list[str]
                 conflicts.append(f"{lang}: {name!r} → {next(iter(ids))} has {sorted(have)}, vocabulary says "
                                  f"{sorted(listed)}")  # fmt: skip
                 continue
-            hinted = {p.code for _g, hs in word_hints(key, onto) for s in hs for p in onto.allergen_paths(s.canonical_id)}
+            hinted = {
+                p.code for _g, hs in word_hints(key, onto) for s in hs for p in onto.allergen_paths(s.canonical_id)
+            }
             if not hinted <= have:
                 stats["skipped: a word names another allergen"] += 1
                 conflicts.append(f"{lang}: {name!r} → {next(iter(ids))}: its words name {sorted(hinted - have)}")
@@ -100,9 +149,187 @@ def plan(src: Path) -> tuple[dict[str, dict[str, list[str]]], Counter, list[str]
     return adds, stats, conflicts
 
 
-def write(adds: dict[str, dict[str, list[str]]]) -> int:
-    """Append the names to the entries of the shipped data files; returns the number of names written."""
+# the allergen a category means, whatever the writer listed
+CATEGORY_ALLERGEN = {"fish": "FISH", "crustacean": "SHELLFISH", "mollusc": "MOLLUSCS", "cheese": "MILK",
+                     "dairy": "MILK", "egg": "EGG", "tree_nut": "TREE_NUTS", "peanut": "PEANUT", "soy_product": "SOY"}  # fmt: skip
+LEVELS = ("DEFINITE", "POSSIBLE")
+E_NUMBER = re.compile(r"^e ?\d{3,4}[a-z]?( ?\(?[ivx]+\)?)?$")
+# new-entry categories → data file (g_ = general vocabulary, second round)
+GROUPS = {"fruit": "plants", "vegetable": "plants", "legume": "plants", "mushroom": "plants", "seaweed": "plants",
+          "herb": "herbs_spices", "spice": "herbs_spices", "seasoning": "herbs_spices", "tea": "herbs_spices",
+          "botanical": "herbs_spices", "flower": "herbs_spices", "flavouring": "herbs_spices"}  # fmt: skip
+ADDITIVES = {"additive", "colour", "preservative", "antioxidant", "emulsifier", "thickener", "acid_regulator",
+             "sweetener", "vitamin_mineral", "amino_acid", "enzyme", "culture"}  # fmt: skip
+ALLERGENIC = set(CATEGORY_ALLERGEN) | {"bakery", "pasta"}
+
+
+def group_of(category: str) -> str:
+    """The ``g_<group>.jsonl`` file a new ingredient of ``category`` goes to."""
+    if category in ALLERGENIC:
+        return "allergenic"
+    return GROUPS.get(category) or ("additives" if category in ADDITIVES else "staples")
+
+
+def entry_levels(entry: dict, reviewed: dict[str, set[str]]) -> dict[str, str] | None:
+    """The new ingredient's allergen levels (writer ∪ category ∪ reviewer), None when nobody reviewed a free entry."""
+    raw = entry.get("allergens") or {}
+    levels = {str(c): (str(v) if str(v) in LEVELS else "POSSIBLE") for c, v in
+              (raw.items() if isinstance(raw, dict) else ((c, "POSSIBLE") for c in raw))}  # fmt: skip
+    implied = CATEGORY_ALLERGEN.get(str(entry.get("category")))
+    if implied:
+        levels[implied] = "DEFINITE"
+    review = reviewed.get(lookup_key(str(entry["en"])))
+    for code in review or ():
+        levels.setdefault(code, "POSSIBLE")
+    if "WHEAT" in levels:
+        levels.setdefault("GLUTEN", levels["WHEAT"])
+    levels = {c: v for c, v in levels.items() if c in ALLERGEN_CODES}
+    if not levels and review is None:
+        return None
+    return levels
+
+
+def _merged_entries(files: list[Path]) -> list[dict]:
+    """Entries of every file, one per English name: two writers' entries for the same ingredient are joined (names
+    in order, the stronger level of each allergen), so neither one's allergens can be lost."""
+    out: dict[str, dict] = {}
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            entry = json.loads(line)
+            key = lookup_key(str(entry.get("en") or ""))
+            have = out.get(key)
+            if have is None:
+                out[key] = entry
+                continue
+            for lang, names in (entry.get("names") or {}).items():
+                have.setdefault("names", {}).setdefault(lang, []).extend(names)
+            raw = entry.get("allergens") or {}
+            mine = have.setdefault("allergens", {})
+            for code, level in raw.items() if isinstance(raw, dict) else ((c, "POSSIBLE") for c in raw):
+                if mine.get(code) != "DEFINITE":
+                    mine[code] = level
+    return list(out.values())
+
+
+def plan_entries(
+    files: list[Path], reviews: list[Path]
+) -> tuple[list[tuple[str, dict]], dict, dict, Counter, list[str]]:
+    """New ingredients ``[(group, entry line)]``, names for existing ingredients ``{id: {lang: [names]}}``, the keys
+    of names that move from an ingredient to an entry split off it ``{id: {keys}}``, counts, and what was skipped
+    for a reason worth reading."""
+    onto = load_data_dir()
+    reviewed: dict[str, set[str]] = {}
+    for path in reviews:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                obj = json.loads(line)
+                reviewed.setdefault(lookup_key(str(obj["en"])), set()).update(obj.get("allergens") or ())
+    stats: Counter = Counter()
+    notes: list[str] = []
+    claims: dict[tuple[str, str], set[str]] = {}  # (lang, key) → targets claiming it
+    planned: list[tuple[str, dict, dict[str, str], list[tuple[str, str, str]]]] = []
+    used_ids = set(onto.ingredients)
+    moves: dict[str, set[str]] = {}  # old ingredient → keys of names that leave it for a split entry
+    for entry in _merged_entries(files):
+        en = str(entry.get("en") or "").strip()
+        ids = {s.canonical_id for s in resolve_key(lookup_key(en), onto)[0]} if en else set()
+        if len(ids) > 1:
+            stats["entry skipped: English name ambiguous"] += 1
+            continue
+        levels = entry_levels(entry, reviewed)
+        if levels is None:
+            stats["entry skipped: allergen-free but not reviewed"] += 1
+            continue
+        split: str | None = None
+        if ids:
+            target = next(iter(ids))
+            have = codes_of(ids, onto)
+            if not set(levels) <= have:
+                if not have or resolve_key(lookup_key(en), onto)[2] != "exact":
+                    stats["entry skipped: allergen conflict with an allergen-free or rewritten reading"] += 1
+                    notes.append(f"{en!r} → {target} has {sorted(have)}, entry says {sorted(levels)}")
+                    continue
+                # a compound product filed under a narrower ingredient ("hazelnut spread" under hazelnut
+                # paste): it becomes an ingredient of its own that contains the old one and adds what it lacks
+                split, target = target, "g_" + re.sub(r"[^0-9a-z]+", "_", lookup_key(en)).strip("_")
+                levels = {c: v for c, v in levels.items() if c not in have}
+                if target in used_ids:
+                    stats["entry skipped: id taken"] += 1
+                    continue
+                used_ids.add(target)
+                allowed = have | set(levels)
+                stats["entries split off a narrower ingredient"] += 1
+                notes.append(f"split: {en!r} leaves {split} ({sorted(have)}), adds {sorted(levels)}")
+            else:
+                allowed = have
+        else:
+            target = "g_" + re.sub(r"[^0-9a-z]+", "_", lookup_key(en)).strip("_")
+            if target in used_ids:
+                stats["entry skipped: id taken"] += 1
+                continue
+            used_ids.add(target)
+            allowed = set(levels)
+        names: list[tuple[str, str, str]] = []
+        for lang, texts in (entry.get("names") or {}).items():
+            if lang not in LANGUAGES:
+                continue
+            for name in dict.fromkeys(str(t).strip() for t in texts):
+                if lang == "en" and E_NUMBER.match(lookup_key(name)):
+                    entry.setdefault("e_number", name.upper().replace(" ", ""))
+                    continue
+                key, why = name_check(name, lang, onto)
+                if key is None and split is not None and split in {
+                        s.canonical_id for s in resolve_key(lookup_key(name), onto)[0]}:  # fmt: skip
+                    moves.setdefault(split, set()).add(lookup_key(name))  # it leaves the narrower ingredient
+                    key = lookup_key(name)
+                if key is None:
+                    stats[why] += 1
+                    continue
+                extra = gram_codes(key, onto) - allowed
+                if extra:
+                    stats["name skipped: a word names another allergen"] += 1
+                    notes.append(f"{lang}: {name!r} ({en}): its words name {sorted(extra)}")
+                    continue
+                names.append((lang, name, key))
+                claims.setdefault((lang, key), set()).add(target)
+        planned.append((target, entry, levels, names, split))
+    new: list[tuple[str, dict]] = []
+    adds: dict[str, dict[str, list[str]]] = {}
+    for target, entry, levels, names, split in planned:
+        kept = [(lang, name) for lang, name, key in names if len(claims[(lang, key)]) == 1]
+        stats["name skipped: claimed by two entries"] += len(names) - len(kept)
+        if target in onto.ingredients:
+            for lang, name in kept:
+                adds.setdefault(target, {}).setdefault(lang, []).append(name)
+            stats["names added to known ingredients"] += len(kept)
+            continue
+        if not kept and not entry.get("e_number"):
+            stats["entry skipped: no name left"] += 1
+            continue
+        by_lang: dict[str, list[str]] = {}
+        for lang, name in kept:
+            by_lang.setdefault(lang, []).append(name)
+        line = {"id": target, "category": str(entry.get("category") or "misc"), "allergens": levels,
+                "names": by_lang, "note": "general vocabulary (issue 8, third round): helper-written, reviewed"}  # fmt: skip
+        if split is not None:
+            line["contains"] = [split]
+        if entry.get("e_number"):
+            line["e_number"] = entry["e_number"]
+        if not levels:
+            del line["allergens"]
+        new.append((group_of(line["category"]), line))
+        stats["new ingredients" + (" (allergen-free)" if not levels else "")] += 1
+        stats["names of new ingredients"] += len(kept)
+    return new, adds, moves, stats, notes
+
+
+def write(adds: dict[str, dict[str, list[str]]], moves: dict[str, set[str]] | None = None) -> int:
+    """Append the names to the entries of the shipped data files, and drop the names that moved to a split entry;
+    returns the number of names written."""
     written = 0
+    moves = moves or {}
     for path in sorted(DATA.glob("*.jsonl")):
         lines = path.read_text(encoding="utf-8").splitlines()
         changed = False
@@ -111,8 +338,13 @@ def write(adds: dict[str, dict[str, list[str]]]) -> int:
                 continue
             obj = json.loads(line)
             new = adds.get(obj.get("id"))
-            if not new:
+            gone = moves.get(obj.get("id"))
+            if not new and not gone:
                 continue
+            for field in ("names", "inflections"):
+                for names in (obj.get(field) or {}).values():
+                    names[:] = [n for n in names if not gone or lookup_key(n) not in gone]
+            new = new or {}
             for lang, names in new.items():
                 have = obj.setdefault("names", {}).setdefault(lang, [])
                 for n in names:
@@ -126,18 +358,89 @@ def write(adds: dict[str, dict[str, list[str]]]) -> int:
     return written
 
 
+def write_new(new: list[tuple[str, dict]]) -> int:
+    """Append new ingredients to ``g_<group>.jsonl`` (a re-run finds their names known and adds nothing)."""
+    for group in sorted({g for g, _ in new}):
+        path = DATA / f"g_{group}.jsonl"
+        lines = [json.dumps(line, ensure_ascii=False) for g, line in new if g == group]
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write("\n".join(lines) + "\n")
+    return len(new)
+
+
+def prune() -> int:
+    """After writing, against the merged ontology: drop every name of a ``g_`` entry that a word group of which
+    surely (DEFINITE/DERIVED) names an allergen the entry lacks, or through which a nutrition-table word reads as an
+    allergen-bearing ingredient (both can only arise between new names: "bolet bai" once "bao" is a bun); repeat until
+    nothing changes. Returns the number of names dropped."""
+    dropped = 0
+    while True:
+        onto = load_data_dir()
+        bad: dict[str, set[str]] = {}  # id → lookup keys of names to drop
+        for word in furniture().nutrition_words:
+            syns, _key, _rule = resolve_key(word, onto)
+            for syn in syns:
+                if syn.canonical_id.startswith("g_") and onto.allergen_paths(syn.canonical_id):
+                    bad.setdefault(syn.canonical_id, set()).add(syn.key)
+        for path in sorted(DATA.glob("g_*.jsonl")):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                obj = json.loads(line)
+                have = {p.code for p in onto.allergen_paths(obj["id"])}
+                for names in (obj.get("names") or {}).values():
+                    for name in names:
+                        if sure_gram_codes(lookup_key(name), onto) - have:
+                            bad.setdefault(obj["id"], set()).add(lookup_key(name))
+        if not bad:
+            return dropped
+        for path in sorted(DATA.glob("g_*.jsonl")):
+            lines = []
+            for line in path.read_text(encoding="utf-8").splitlines():
+                obj = json.loads(line)
+                gone = bad.get(obj["id"], set())
+                for lang, names in list((obj.get("names") or {}).items()):
+                    kept = [n for n in names if lookup_key(n) not in gone]
+                    dropped += len(names) - len(kept)
+                    obj["names"][lang] = kept
+                obj["names"] = {k: v for k, v in obj["names"].items() if v}
+                if obj["names"] or obj.get("e_number"):
+                    lines.append(json.dumps(obj, ensure_ascii=False))
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def sure_gram_codes(key: str, onto) -> set[str]:
+    """What a word or group of up to three words of ``key`` (not the whole key) surely names."""
+    words = key.split(" ")
+    out: set[str] = set()
+    for size in range(1, 4):
+        for i in range(len(words) - size + 1):
+            gram = " ".join(words[i : i + size])
+            if gram != key:
+                for s in resolve_key(gram, onto)[0]:
+                    out |= {p.code for p in onto.allergen_paths(s.canonical_id) if p.level.value != "POSSIBLE"}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("src", type=Path, help="folder of <lang>.jsonl vocabulary files")
+    ap.add_argument("src", type=Path, nargs="?", help="folder of <lang>.jsonl vocabulary files")
+    ap.add_argument("--entries", type=Path, nargs="*", default=[], help="JSON-lines files of ingredient entries")
+    ap.add_argument("--review", type=Path, nargs="*", default=[], help="blind reviewers' allergen lists")
     ap.add_argument("--write", action="store_true", help="write the names into the shipped data files")
     args = ap.parse_args(argv)
-    adds, stats, conflicts = plan(args.src)
+    if args.entries:
+        new, adds, moves, stats, conflicts = plan_entries(args.entries, args.review)
+    elif args.src is not None:
+        adds, stats, conflicts = plan(args.src)
+        new, moves = [], {}
+    else:
+        ap.error("give a vocabulary folder or --entries")
     for k, v in sorted(stats.items()):
         print(f"{k}: {v}")
     for c in conflicts:
         print("  " + c, file=sys.stderr)
     if args.write:
-        print(f"written: {write(adds)} names")
+        print(f"written: {write(adds, moves)} names, {write_new(new)} new ingredients")
+        print(f"pruned against the merged ontology: {prune()} names")
     return 0
 
 

@@ -122,12 +122,13 @@ def test_a_leading_word_that_begins_a_modifier_is_kept_with_it() -> None:
 
 
 def test_a_name_spanning_a_conjunction_is_not_split_away_when_too_long_to_read() -> None:
-    """Too many modifiers for the modifier reading: splitting on "y" would read "… crema de avellanas" and "cacao …"
-    and lose the MILK and SOY of the spread; the item stays whole (unknown, VERIFY, its names as hints)."""
-    text = "water, liofilizzate descafeinados crema de avellanas y cacao allevato a terra gezuckerter of Spain"
+    """Too many modifiers for the modifier reading: splitting on "y" would read "… copos de trigo" and "salvado …"
+    and lose the MILK of the cereal "copos de trigo y salvado"; the item stays whole (unknown, VERIFY, its names as
+    hints)."""
+    text = "water, liofilizzate descafeinados copos de trigo y salvado allevato a terra gezuckerter of Spain"
     r = check_label(text, ["MILK"], ONTO)
     assert r.verdict == "VERIFY" and [f.code for f in r.findings] == ["MILK"]
-    assert r.unmatched == ("liofilizzate descafeinados crema de avellanas y cacao allevato a terra gezuckerter of Spain",)
+    assert r.unmatched == ("liofilizzate descafeinados copos de trigo y salvado allevato a terra gezuckerter of Spain",)
     # a name spanning the conjunction that carries nothing the parts lack does not stop the split
     plain = check_label("sea salt and pepper, milk and honey", ["MILK"], ONTO)
     assert plain.unmatched == () and plain.verdict == "AVOID"

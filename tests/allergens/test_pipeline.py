@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from dinecheck.allergens.normalize import resolve_key
 from dinecheck.allergens.ontology import ALLERGEN_CODES, RiskLevel, load_data_dir
 from dinecheck.allergens.pipeline import PROFILE_ALL, check_label, parse_profile
 from dinecheck.errors import OntologyError
@@ -322,5 +323,8 @@ def test_two_names_said_as_one_are_no_doubt_when_they_name_one_thing(text: str, 
 
 def test_a_guessed_ending_never_lands_on_a_name_of_another_language() -> None:
     """"pois jaunes" (yellow peas) once read "jaunes" as the Hindi "jaun" (barley) through the plural rewrite."""
-    r = check_label("pois jaunes", ["GLUTEN"], load_data_dir())
-    assert [f.code for f in r.findings] == [] and r.unmatched == ("pois jaunes",)
+    onto = load_data_dir()
+    r = check_label("pois jaunes", ["GLUTEN"], onto)
+    assert [f.code for f in r.findings] == [] and r.unmatched == () and r.verdict == "SAFE"  # yellow peas
+    syns, _key, rule = resolve_key("pois jaunes", onto)
+    assert rule == "exact" and {s.lang for s in syns} == {"fr"}  # the French name, not a rewrite into Hindi
