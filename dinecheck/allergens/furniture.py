@@ -54,6 +54,7 @@ class Furniture:
     notes: frozenset[str]
     physical_hazards: frozenset[str]
     ingredient_headers: tuple[str, ...]
+    function_words: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -78,6 +79,7 @@ def furniture() -> Furniture:
         notes=frozenset(keys("notes")),
         physical_hazards=frozenset(keys("physical_hazards")),
         ingredient_headers=keys("ingredient_headers"),
+        function_words=frozenset(lookup_key(w) for w in raw["function_words"].split()),
     )
 
 
@@ -190,6 +192,13 @@ def nutrition_row(item: str) -> bool:
 
 
 _AREA = re.compile(r"^(?:(?:zone|zona|area|fao|fao area|the)\s)*")
+
+
+def only_function_words(key: str) -> bool:
+    """A key made only of articles, prepositions, conjunctions, pronouns, negations, the copula or unit symbols
+    (``function_words``): a fragment of prose, never an ingredient name by itself."""
+    words = furniture().function_words
+    return bool(key) and all(w in words for w in key.split(" "))
 
 
 def is_place(key: str) -> bool:

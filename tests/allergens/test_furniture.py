@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dinecheck.allergens.furniture import furniture
 from dinecheck.allergens.ontology import RiskLevel, load_data_dir
 from dinecheck.allergens.phrases import find_phrases
 from dinecheck.allergens.pipeline import check_label
@@ -37,6 +38,17 @@ def check(text: str, code: str = "PEANUT"):
         "1 of your 5 a day. Packaged in a protective atmosphere. Net weight 500g.",
         "www.example.co.uk, info@example.com",
         "Cook from frozen.",
+        # frozen-food statements (Directive 89/108/EEC), keeping, infusing, uses, honey (third round)
+        "Frozen product. Do not refreeze once defrosted.", "Produit surgelé. Ne pas recongeler un produit décongelé.",
+        "Tiefgefroren. Nach dem Auftauen nicht wieder einfrieren.",
+        "Producto congelado. No volver a congelar una vez descongelado.",
+        "Prodotto surgelato. Non ricongelare il prodotto scongelato.",
+        "Una volta scongelato non ricongelare.", "Après ouverture, à consommer sous 3 jours.",
+        "Steep for 3-5 minutes.", "3-5 Minuten ziehen lassen.", "Mit kochendem Wasser übergießen.",
+        "Verter agua hirviendo sobre la bolsita.", "Versare acqua bollente sulla bustina.",
+        "Ideal for frying.", "Idéal pour la friture.", "Ideal zum Braten.", "Ideal para freír.",
+        "Ideale per friggere.", "La cristallisation est un phénomène naturel.",
+        "Kristallisation ist ein natürlicher Vorgang.",
     ],
 )
 def test_furniture_after_a_clean_list_leaves_it_safe(furniture: str) -> None:
@@ -233,3 +245,17 @@ def test_no_furniture_entry_names_an_allergen() -> None:
             if words and _mentions(" ".join(words), ONTO):
                 naming.append((name, entry))
     assert naming == []
+
+
+@pytest.mark.parametrize("fragment", ["les", "Not", "eine", "mg", "de la", "and the", "di", "kcal"])
+def test_a_fragment_of_function_words_or_units_is_a_note(fragment: str) -> None:
+    r = check(f"Water, sugar, {fragment}")
+    assert r.verdict == "SAFE" and r.unmatched == (), r.to_json()
+
+
+def test_a_function_word_fragment_never_hides_a_word_the_ontology_reads() -> None:
+    # French "son" is bran: "de son" is no fragment of prose but wheat bran, even beside function words
+    r = check("Water, sugar, de son", "GLUTEN")
+    assert r.verdict != "SAFE" and [f.code for f in r.findings] == ["GLUTEN"]
+    # and no function word of the data is a name the shipped ontology reads
+    assert [w for w in sorted(furniture().function_words) if ONTO.lookup(w)] == []
