@@ -16,7 +16,7 @@ curated entry, never from the vocabulary:
 * no word of the name names an allergen the ingredient lacks ("butter" inside a name mapped to an allergen-free
   entry is skipped).
 
-**Entries** (``--entries FILE …``, second round): JSON lines ``{"en", "category", "names": {lang: [names]},
+**Entries** (``--entries FILE …``, third round): JSON lines ``{"en", "category", "names": {lang: [names]},
 "allergens": {CODE: level}}``, one per ingredient, written the same way. An entry whose English name the ontology
 already reads lends its names to that ingredient, under the rules above. Any other entry becomes a **new ingredient**
 (``g_<category group>.jsonl``), and then:
@@ -26,7 +26,16 @@ already reads lends its names to that ingredient, under the rules above. Any oth
   only the names) lists; an entry the writer and the reviewer both call allergen-free is the only kind that can make
   a label SAFE, and an allergen-free entry nobody reviewed is skipped;
 * a name is kept only when every allergen named by any word or group of up to three words of it (looked up exactly,
-  overlapping) is among the entry's allergens, and when no other entry claims the same key (both are skipped).
+  overlapping) is among the entry's allergens, and when no other entry claims the same key (both are skipped); a
+  non-English one-word name that is an everyday English word (``wordfreq`` Zipf ≥ 3: "ñame" folds to "name") and a
+  name made only of nutrition-table words ("fibre") are skipped too.
+
+An entry that says a known allergen-bearing ingredient lacks something, where the writer **and** the reviewer agree
+on what (or the category says so), is a compound product filed under a narrower ingredient ("hazelnut spread" under
+hazelnut paste): it becomes an ingredient of its own that *contains* the old one, adds the agreed allergens at the
+writer's level, and takes the names it shares with the old one. A curated allergen-free ingredient is never
+overridden. Entries of several files with the same English name are joined first. After writing, names of the new
+entries are pruned against the merged ontology (:func:`prune`).
 
 Usage: ``python scripts/merge_vocabulary.py DIR [--write]`` (without ``--write`` it only reports);
 ``python scripts/merge_vocabulary.py --entries FILE … --review FILE … [--write]``.
@@ -189,6 +198,19 @@ def entry_levels(entry: dict, reviewed: dict[str, set[str]]) -> dict[str, str] |
     return levels
 
 
+def _agreed(entry: dict, reviewed: dict[str, set[str]]) -> set[str]:
+    """The allergens both the writer and the blind reviewer list (WHEAT counting GLUTEN too), plus what the category
+    means."""
+    raw = entry.get("allergens") or {}
+    writer = set(raw) if isinstance(raw, (dict, list)) else set()
+    review = set(reviewed.get(lookup_key(str(entry["en"]))) or ())
+    for side in (writer, review):
+        if "WHEAT" in side:
+            side.add("GLUTEN")
+    implied = CATEGORY_ALLERGEN.get(str(entry.get("category")))
+    return (writer & review) | ({implied} if implied else set())
+
+
 def _merged_entries(files: list[Path]) -> list[dict]:
     """Entries of every file, one per English name: two writers' entries for the same ingredient are joined (names
     in order, the stronger level of each allergen), so neither one's allergens can be lost."""
@@ -253,8 +275,16 @@ def plan_entries(
                     continue
                 # a compound product filed under a narrower ingredient ("hazelnut spread" under hazelnut
                 # paste): it becomes an ingredient of its own that contains the old one and adds what it lacks
+                # overriding a curated entry takes both judges: only what the writer and the reviewer both list
+                agreed = _agreed(entry, reviewed)
+                extra = {c: v for c, v in levels.items() if c not in have and c in agreed}
+                if not extra:
+                    stats["entry skipped: the judges disagree on what the known ingredient lacks"] += 1
+                    notes.append(f"{en!r} → {target} has {sorted(have)}; writer ∪ reviewer say {sorted(levels)}, "
+                                 f"both say {sorted(agreed)}")  # fmt: skip
+                    continue
                 split, target = target, "g_" + re.sub(r"[^0-9a-z]+", "_", lookup_key(en)).strip("_")
-                levels = {c: v for c, v in levels.items() if c not in have}
+                levels = extra
                 if target in used_ids:
                     stats["entry skipped: id taken"] += 1
                     continue

@@ -386,8 +386,30 @@ def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
         parts = segment(key, ontology)
         if parts:
             pieces = tuple(syn for part in parts for syn in resolve_key(part, ontology)[0])
-            return pieces, " | ".join(parts), "segmented"
+            if _keeps_spans(parts, pieces, ontology):
+                return pieces, " | ".join(parts), "segmented"
     return syns, matched, rule
+
+
+def _keeps_spans(parts: tuple[str, ...], synonyms: tuple[Synonym, ...], ontology: Ontology) -> bool:
+    """Whether a segmented reading keeps the allergens of every name that spans a cut between its parts ("pasta de
+    curry rojo 2g" is not pasta de | curry | rojo 2G, a colour: red curry paste holds shrimp). A name inside one part
+    is that part's business (its own reading says what it is)."""
+    have = {p.code for syn in synonyms for p in ontology.allergen_paths(syn.canonical_id)}
+    words: list[str] = []
+    cuts: set[int] = set()  # word index where a part starts (after the first)
+    for part in parts:
+        if words:
+            cuts.add(len(words))
+        words.extend(part.split(" "))
+    for i in range(len(words)):
+        for j in range(i + 2, min(len(words), i + MAX_HINT_GRAM) + 1):
+            if not any(i < c < j for c in cuts):
+                continue
+            for syn in resolve_key(" ".join(words[i:j]), ontology)[0]:
+                if any(p.code not in have for p in ontology.allergen_paths(syn.canonical_id)):
+                    return False
+    return True
 
 
 def _vague(syn: Synonym, ontology: Ontology) -> bool:

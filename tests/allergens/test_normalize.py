@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from dinecheck.allergens.normalize import is_known, normalize, resolve_key, split_keeps
-from dinecheck.allergens.ontology import load_data_dir
+from dinecheck.allergens.ontology import RiskLevel, load_data_dir
+from dinecheck.allergens.pipeline import check_label
 from dinecheck.allergens.tokenize import tokenize
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "allergens_mini"
@@ -129,3 +130,14 @@ def test_a_split_must_keep_the_allergens_of_a_name_spanning_the_conjunction() ->
 def test_a_name_with_modifiers_around_it_is_known() -> None:
     onto = load_data_dir()
     assert is_known("toasted oat clusters with nuts", onto) and not is_known("toasted zorblax with nuts", onto)
+
+
+def test_a_segmented_reading_never_cuts_through_a_name_that_carries_more() -> None:
+    """"pasta de curry rojo 2g" reads exactly as pasta de | curry | rojo 2G (a colour), which loses the shrimp of red
+    curry paste, a name spanning the cuts: no segmented reading then (unknown, VERIFY, the paste as a hint)."""
+    onto = load_data_dir()
+    r = check_label("Water, pasta de curry rojo 2g", ["SHELLFISH"], onto)
+    assert r.verdict == "VERIFY" and [(f.code, f.level) for f in r.findings] == [("SHELLFISH", RiskLevel.POSSIBLE)]
+    assert r.unmatched == ("pasta de curry rojo 2g",)
+    # a list missing its commas whose cuts cross no other name is still read
+    assert check_label("cornichons vinaigre de table sel", ["SHELLFISH"], onto).verdict == "SAFE"
