@@ -11,6 +11,7 @@ ran, whatever the verdicts; 2 on bad input (nothing is checked or audited then).
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from collections.abc import Iterable, Iterator
@@ -164,6 +165,8 @@ def _run_checks(
     for start in range(0, len(labels), AUDIT_BATCH):
         chunk = labels[start : start + AUDIT_BATCH]
         ontology = store.ontology()
+        if start == 0:
+            gc.freeze()  # the ontology stays loaded for the whole command: left out of the collector's passes
         done = [_check_one(lab, profile, ontology) for lab in chunk]
         if audit:
             store.write_audit([c.audit for c in done])

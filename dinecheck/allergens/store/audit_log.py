@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any
 from dinecheck.allergens.audit import AuditRow, UnmatchedCount, count_unmatched
 from dinecheck.allergens.store.seed import Tx
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_LIST = json.JSONEncoder(ensure_ascii=False)  # the stored form of the two name lists ("a", "b" with a space)
+
 
 class AuditLog:
     """One row per label check (``normalization_audit_log``)."""
@@ -26,12 +29,12 @@ class AuditLog:
         """Append audit rows in one transaction; returns how many were written."""
         if not rows:
             return 0
+        encode = _COMPACT.encode  # one encoder for the batch (``json.dumps`` with options builds one per call)
         data = [
             (
-                r.raw_input, r.product_id, ",".join(r.profile), r.verdict,
-                json.dumps(r.result, ensure_ascii=False, separators=(",", ":")),
-                json.dumps(list(r.unmatched_tokens), ensure_ascii=False),
-                json.dumps(list(r.risk_phrases), ensure_ascii=False),
+                r.raw_input, r.product_id, ",".join(r.profile), r.verdict, encode(r.result),
+                _LIST.encode(r.unmatched_tokens) if r.unmatched_tokens else "[]",
+                _LIST.encode(r.risk_phrases) if r.risk_phrases else "[]",
                 r.confidence, r.tokens_processed, r.tokens_matched, r.processing_time_ms, self._ts_param(r.created_at),
             )  # fmt: skip
             for r in rows
