@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from dinecheck.allergens.normalize import Resolution, word_hints
+from dinecheck.allergens.normalize import Resolution, vague, word_hints
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
 from dinecheck.allergens.phrases import PhraseHit
 
@@ -81,7 +81,12 @@ def ingredient_findings(
     for n, res in enumerate(resolutions):
         tok = res.token
         span = tok.span
-        if not res.synonyms:
+        synonyms = res.synonyms
+        if synonyms and n in declared and any(vague(s, ontology) for s in synonyms):
+            # a name known only as a name (OFF, composition unknown) whose components the label lists says no more
+            # than an unknown name: only the allergen words inside it count
+            synonyms = tuple(s for s in synonyms if not vague(s, ontology))
+        if not synonyms:
             if res.rule != "note":
                 for gram, syns in word_hints(tok.key, ontology):
                     for syn in syns:
@@ -99,7 +104,7 @@ def ingredient_findings(
         held = bool(capped) and any(a <= span[0] and span[1] <= b for a, b in capped)
         cap = res.rule == "segmented" or held  # a guessed reading, or an item of an absence claim: POSSIBLE at most
         settled = n in declared  # its components are listed: they settle what the name alone may carry
-        for syn in res.synonyms:
+        for syn in synonyms:
             for path in paths_of(syn.canonical_id):
                 code = path.code
                 if code not in profile:

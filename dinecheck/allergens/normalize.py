@@ -412,7 +412,7 @@ def _keeps_spans(parts: tuple[str, ...], synonyms: tuple[Synonym, ...], ontology
     return True
 
 
-def _vague(syn: Synonym, ontology: Ontology) -> bool:
+def vague(syn: Synonym, ontology: Ontology) -> bool:
     """An imported name of unknown composition (every allergen POSSIBLE): as a word inside an unknown token it names
     nothing in particular, so it gives no hint (the unknown token keeps the label VERIFY anyway)."""
     ing = ontology.ingredients[syn.canonical_id]
@@ -507,7 +507,7 @@ def _word_hints(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[Synonym,
                 continue
             gram = " ".join(words[i : i + size])
             syns, _k, _rule = resolve_key(gram, ontology)
-            syns = tuple(s for s in syns if not _vague(s, ontology))
+            syns = tuple(s for s in syns if not vague(s, ontology))
             if syns:
                 out.append((gram, syns))
                 for j in range(i, i + size):

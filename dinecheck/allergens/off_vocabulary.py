@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from dinecheck.allergens.furniture import furniture
 from dinecheck.allergens.normalize import is_known, resolve_key
 from dinecheck.allergens.off_import import OFF_TO_CODE, Taxonomy, TaxonomyEntry, slug
 from dinecheck.allergens.ontology import (
@@ -186,6 +187,15 @@ class _Analysis:
         return result
 
 
+def _named_first(e: TaxonomyEntry, oid: str, ontology: Ontology) -> bool:
+    """Whether the entry's own name (the first name of its id's language) reads as ``oid``: an entry lends its names
+    to our ingredient only then, not because one of its names is a word of two senses ("Eiweiß" is protein and egg
+    white: OFF's "protein" is no egg white)."""
+    lang = e.id.partition(":")[0]
+    first = next(iter(e.names.get(lang) or ()), None)
+    return first is not None and oid in {s.canonical_id for s in resolve_key(lookup_key(first), ontology)[0]}
+
+
 def plan_ingredients(taxonomy: Taxonomy, ontology: Ontology) -> VocabularyPlan:
     """The synonyms and ingredients an import of the OFF ingredients taxonomy adds (pure)."""
     an = _Analysis(taxonomy, ontology)
@@ -204,7 +214,7 @@ def plan_ingredients(taxonomy: Taxonomy, ontology: Ontology) -> VocabularyPlan:
             free += 1
         _own, ours = an.own(e)
         target = None
-        if len(ours) == 1:
+        if len(ours) == 1 and _named_first(e, next(iter(ours)), ontology):
             (oid,) = ours
             their = {p.code for p in ontology.allergen_paths(oid)}
             if set(levels) <= their:
@@ -226,8 +236,22 @@ def plan_ingredients(taxonomy: Taxonomy, ontology: Ontology) -> VocabularyPlan:
             read[key] = is_known(key, ontology)
         return read[key]
 
+    nutrition = furniture().nutrition_words
+    whole: dict[str, set[str] | None] = {}
+
+    def read_out(key: str) -> set[str] | None:
+        """The allergens of the label reader's reading of ``key`` when every token of it resolves (or is a note);
+        None when some token stays unknown."""
+        if key not in whole:
+            from dinecheck.allergens.pipeline import PROFILE_ALL, check_label  # the pipeline imports this module
+
+            res = check_label(key, PROFILE_ALL, ontology)
+            whole[key] = None if res.unmatched or not res.tokens_processed else {f.code for f in res.findings}
+        return whole[key]
+
     for e in taxonomy.entries:
         target, levels = targets[e.id]
+        anchored = an.total(e.id)[1]
         weight = (len(levels), sum(lvl.rank for lvl in levels.values()))
         for off_lang, names in e.names.items():
             lang, _, tail = off_lang.partition("_")
@@ -240,6 +264,11 @@ def plan_ingredients(taxonomy: Taxonomy, ontology: Ontology) -> VocabularyPlan:
                     continue
                 if reads(key):  # our ontology already reads it ("pasteurised free range egg yolk": egg yolk)
                     continue
+                if set(key.split(" ")) <= nutrition:  # "protein", "grasas": a nutrition row must stay maskable
+                    continue
+                covered = read_out(key)
+                if covered is not None and (not anchored or set(levels) <= covered):
+                    continue  # the label reader reads it whole ("fruit and plant concentrates"), losing nothing
                 cur = chosen.get(key)
                 if cur is None or weight > cur[0]:
                     chosen[key] = (weight, SynonymInput(name, target, lang, region, "OFF_TAXONOMY", "OFF"))

@@ -75,6 +75,37 @@ def test_import_is_idempotent_and_the_vocabulary_is_used(tmp_path: Path) -> None
         assert check_label("sugar, quorgle cheese", ["MILK"], onto).verdict == "AVOID"
 
 
+def test_an_entry_lends_its_names_only_when_its_own_name_reads_as_our_ingredient() -> None:
+    """OFF's "protein" has the German name "Eiweiß", which is also egg white: its names are not lent to egg white
+    (so "protein" never reads as egg), and a nutrition-table word never becomes a name (rows stay maskable)."""
+    tax = parse_taxonomy("en: protein, proteins, gloppin\nde: Protein, Eiweiß\n\nen: egg white, blorbumen\n", "t.txt")
+    plan = plan_ingredients(tax, ONTO)
+    where = {s.text: s.canonical_id for s in plan.synonyms}
+    assert where["blorbumen"] == "egg_white"  # its own name is our egg white: its other names are lent
+    assert where["gloppin"] != "egg_white" and "protein" not in where and "proteins" not in where
+    own = next(i for i in plan.ingredients if i.id == where["gloppin"])
+    assert own.allergens["EGG"] is RiskLevel.DEFINITE  # what "Eiweiß" may mean stays with the entry itself
+
+
+def test_a_name_the_label_reader_reads_whole_is_not_shadowed_by_an_entry_of_unknown_composition() -> None:
+    tax = parse_taxonomy("en: sugar and salt, zibble stew\n", "t.txt")  # not anchored: every allergen POSSIBLE
+    names = {s.text for s in plan_ingredients(tax, ONTO).synonyms}
+    assert "sugar and salt" not in names  # read as sugar | salt: the OFF name would only add doubt
+    assert "zibble stew" in names  # unknown to us: the OFF name makes it a known word (still never SAFE)
+
+
+def test_a_name_of_unknown_composition_is_read_through_its_declared_components(tmp_path: Path) -> None:
+    tax = parse_taxonomy("en: zibble sauce\n\nen: milky zibble\n", "t.txt")
+    with open_store(f"sqlite:///{tmp_path / 's.sqlite'}") as store:
+        import_vocabulary(store, tax, "ingredients")
+        onto = store.ontology()
+        assert check_label("zibble sauce", ["MILK"], onto).verdict == "VERIFY"  # a name, nothing more
+        assert check_label("zibble sauce (tomatoes, salt)", ["MILK", "SHELLFISH"], onto).verdict == "SAFE"
+        # the label lists its components, but an allergen word inside the name still counts
+        r = check_label("zibble sauce with milk (tomatoes, salt)", ["MILK"], onto)
+        assert r.verdict != "SAFE"
+
+
 def test_processing_words_become_modifiers_but_never_unsafe_ones(tmp_path: Path) -> None:
     tax = parse_taxonomy("en: zapped\nfr: zappé\n\nen: fried\n\nen: milk\n\nen: free\n", "p.txt")
     plan = plan_processing(tax, ONTO)
