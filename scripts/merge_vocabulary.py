@@ -62,6 +62,8 @@ MAX_NAME_CHARS = 60
 SEPARATORS = re.compile(r"[,;()\[\]:]")
 SHORT_FOREIGN = 3
 ENGLISH_ZIPF = 3.0
+# languages read by name only (exact names, no rewrites): Belgian and Dutch labels print the list in Dutch too
+NAME_ONLY_LANGUAGES = ("nl",)
 
 
 def codes_of(ids: set[str], onto) -> set[str]:
@@ -91,13 +93,13 @@ def name_check(name: str, lang: str, onto) -> tuple[str | None, str]:
     return key, ""
 
 
-def english_word(key: str) -> bool:
-    """An everyday English word (Zipf frequency ≥ 3 in the ``wordfreq`` lists, a general source)."""
+def english_word(key: str, languages: tuple[str, ...] = ("en",)) -> bool:
+    """An everyday word of one of ``languages`` (Zipf frequency ≥ 3 in the ``wordfreq`` lists, a general source)."""
     try:
         import wordfreq  # type: ignore[import-not-found]  # a maintainer tool's dependency, not the package's
     except ImportError:
         raise SystemExit("merge_vocabulary needs wordfreq: .venv/bin/pip install wordfreq") from None
-    return bool(wordfreq.zipf_frequency(key, "en") >= ENGLISH_ZIPF)
+    return any(wordfreq.zipf_frequency(key, lang) >= ENGLISH_ZIPF for lang in languages)
 
 
 def gram_codes(key: str, onto) -> set[str]:
@@ -120,7 +122,7 @@ def plan(src: Path) -> tuple[dict[str, dict[str, list[str]]], Counter, list[str]
     seen: set[tuple[str, str]] = set()
     for path in sorted(src.glob("*.jsonl")):
         lang = path.stem
-        if lang not in LANGUAGES:
+        if lang not in LANGUAGES and lang not in NAME_ONLY_LANGUAGES:
             continue
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
@@ -131,6 +133,8 @@ def plan(src: Path) -> tuple[dict[str, dict[str, list[str]]], Counter, list[str]
             if "WHEAT" in listed:
                 listed.add("GLUTEN")
             key, why = name_check(name, lang, onto)
+            if key is not None and lang in NAME_ONLY_LANGUAGES and " " not in key and english_word(key, LANGUAGES):
+                key, why = None, "skipped: a name that is an everyday word of a label language"
             if key is None or (lang, key) in seen:
                 stats[why or "skipped: repeated"] += 1
                 continue
@@ -412,27 +416,36 @@ def prune() -> int:
             for syn in syns:
                 if syn.canonical_id.startswith("g_") and onto.allergen_paths(syn.canonical_id):
                     bad.setdefault(syn.canonical_id, set()).add(syn.key)
-        for path in sorted(DATA.glob("g_*.jsonl")):
+        for path in sorted(DATA.glob("*.jsonl")):
+            general = path.name.startswith("g_")
             for line in path.read_text(encoding="utf-8").splitlines():
                 obj = json.loads(line)
                 have = {p.code for p in onto.allergen_paths(obj["id"])}
-                for names in (obj.get("names") or {}).values():
+                for lang, names in (obj.get("names") or {}).items():
+                    if not general and lang not in NAME_ONLY_LANGUAGES:
+                        continue  # curated names are not this tool's to prune
                     for name in names:
                         if sure_gram_codes(lookup_key(name), onto) - have:
                             bad.setdefault(obj["id"], set()).add(lookup_key(name))
         if not bad:
             return dropped
-        for path in sorted(DATA.glob("g_*.jsonl")):
+        for path in sorted(DATA.glob("*.jsonl")):
+            general = path.name.startswith("g_")
             lines = []
             for line in path.read_text(encoding="utf-8").splitlines():
                 obj = json.loads(line)
-                gone = bad.get(obj["id"], set())
+                gone = bad.get(obj["id"])
+                if not gone:
+                    lines.append(line)  # untouched lines stay byte for byte
+                    continue
                 for lang, names in list((obj.get("names") or {}).items()):
+                    if not general and lang not in NAME_ONLY_LANGUAGES:
+                        continue
                     kept = [n for n in names if lookup_key(n) not in gone]
                     dropped += len(names) - len(kept)
                     obj["names"][lang] = kept
                 obj["names"] = {k: v for k, v in obj["names"].items() if v}
-                if obj["names"] or obj.get("e_number"):
+                if obj["names"] or obj.get("e_number") or not general:
                     lines.append(json.dumps(obj, ensure_ascii=False))
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -470,6 +483,7 @@ def main(argv: list[str] | None = None) -> int:
         print("  " + c, file=sys.stderr)
     if args.write:
         print(f"written: {write(adds, moves)} names, {write_new(new)} new ingredients")
+    if args.write:
         print(f"pruned against the merged ontology: {prune()} names")
     return 0
 

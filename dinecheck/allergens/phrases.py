@@ -88,8 +88,9 @@ _INTRO = regex.compile(  # (?P<tail>…): the "see …" part, kept as text if it
     r"(?:contains|contain)(?: only)? (?:(?:less than )?\d+(?:[.,]\d+)? ?(?:%|percent)(?: or less)? of"
     r"|one or more of the following|less than \d+(?:[.,]\d+)? ?(?:%|percent) of)(?: the following)?"
     r"|contient moins de \d+(?:[.,]\d+)? ?% de|enthalt weniger als \d+(?:[.,]\d+)? ?% "
-    r"|(?:allergy advice|allergy information|allergen information|allergens|allergenes|allergene|allergeni|alergenos)"
-    r" ?:? ?(?:for allergens,? )?(?:including [^.\n]{0,80}?)?(?:see|voir|siehe|ver|vedi) (?P<tail>[^.\n,;]{0,80})"
+    r"|(?:allergy advice|allergy information|allergen information|allergens|allergenes|allergene|allergeni|alergenos"
+    r"|allergenen|allergie informatie)"
+    r" ?:? ?(?:for allergens,? )?(?:including [^.\n]{0,80}?)?(?:see|voir|siehe|ver|vedi|zie) (?P<tail>[^.\n,;]{0,80})"
     r"|for allergens,? (?:including [^.\n]{0,80}?)?see (?P<tail>[^.\n,;]{0,80})"
     r"|this product (?:is|was|has been)\b"
 )
