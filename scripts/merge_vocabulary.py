@@ -70,8 +70,11 @@ def codes_of(ids: set[str], onto) -> set[str]:
     return {p.code for cid in ids for p in onto.allergen_paths(cid)}
 
 
-def name_check(name: str, lang: str, onto) -> tuple[str | None, str]:
-    """``(key, "")`` when ``name`` may be added as a label name in ``lang``, else ``(None, why)``."""
+def name_check(name: str, lang: str, onto, carries: bool | None = None) -> tuple[str | None, str]:
+    """``(key, "")`` when ``name`` may be added as a label name in ``lang``, else ``(None, why)``. ``carries`` is
+    given for a name-only language (Dutch): whether the ingredient it names carries allergens. Such a name must not
+    be an everyday word of any label language, and it may be a nutrition-table word when it names an allergen-free
+    ingredient ("zout": a row of salt stays maskable)."""
     key = lookup_key(name)
     if not key or len(name) > MAX_NAME_CHARS:
         return None, "skipped: empty or long"
@@ -79,12 +82,12 @@ def name_check(name: str, lang: str, onto) -> tuple[str | None, str]:
         return None, "skipped: a claim word"
     if SEPARATORS.search(name):
         return None, "skipped: a separator inside the name"
-    if set(key.split()) <= furniture().nutrition_words:
+    if set(key.split()) <= furniture().nutrition_words and carries is not False:
         return None, "skipped: only nutrition-table words (it would keep a nutrition row from being masked)"
     if lang != "en" and len(key) <= SHORT_FOREIGN:
         return None, "skipped: a short foreign name (it may fold to an English word: thé → the)"
-    if lang != "en" and " " not in key and english_word(key):
-        return None, "skipped: a foreign name that folds to an everyday English word (ñame → name)"
+    if lang != "en" and " " not in key and english_word(key, ("en",) if carries is None else LANGUAGES):
+        return None, "skipped: a foreign name that is an everyday word of a label language (ñame → name)"
     tokens = tokenize(name)
     if len(tokens) != 1 or tokens[0].role != "ingredient":
         return None, "skipped: not one ingredient token"
@@ -100,6 +103,27 @@ def english_word(key: str, languages: tuple[str, ...] = ("en",)) -> bool:
     except ImportError:
         raise SystemExit("merge_vocabulary needs wordfreq: .venv/bin/pip install wordfreq") from None
     return any(wordfreq.zipf_frequency(key, lang) >= ENGLISH_ZIPF for lang in languages)
+
+
+def _eu(ingredient_id: str, onto) -> str:
+    """The EU entry of an English-only US entry ("spices_en" → "spices": a US label need not name celery or mustard
+    in spices, an EU one must), for names of another language; any other id as it is."""
+    if ingredient_id.endswith("_en") and ingredient_id[:-3] in onto.ingredients:
+        return ingredient_id[:-3]
+    return ingredient_id
+
+
+def _reads_as_less(name: str, en: str, listed: set[str], onto) -> bool:
+    """Whether a name the ontology already reads, read that way, carries less than the ingredient ``en`` it names here
+    (with the allergens the vocabulary lists) — a word shared by two languages in two senses."""
+    tokens = tokenize(name)
+    if len(tokens) != 1:
+        return False
+    res = normalize(tokens, onto)[0]
+    meant = {_eu(s.canonical_id, onto) for s in resolve_key(lookup_key(en), onto)[0]}
+    if not res.synonyms or meant & {s.canonical_id for s in res.synonyms}:
+        return False
+    return not (codes_of(meant, onto) | listed) <= codes_of({s.canonical_id for s in res.synonyms}, onto)
 
 
 def gram_codes(key: str, onto) -> set[str]:
@@ -132,15 +156,18 @@ def plan(src: Path) -> tuple[dict[str, dict[str, list[str]]], Counter, list[str]
             listed = set(entry.get("allergens") or ())
             if "WHEAT" in listed:
                 listed.add("GLUTEN")
-            key, why = name_check(name, lang, onto)
-            if key is not None and lang in NAME_ONLY_LANGUAGES and " " not in key and english_word(key, LANGUAGES):
-                key, why = None, "skipped: a name that is an everyday word of a label language"
+            meant = {_eu(s.canonical_id, onto) for s in resolve_key(lookup_key(en), onto)[0]}
+            carries = bool(codes_of(meant, onto) | listed) if lang in NAME_ONLY_LANGUAGES else None
+            key, why = name_check(name, lang, onto, carries)
+            if key is None and why == "known already" and _reads_as_less(name, en, listed, onto):
+                # a word of two languages ("mout": Dutch malt, French moût): the key keeps both senses
+                key = lookup_key(name)
+                stats["known already in another sense that carries less: added (the key keeps both)"] += 1
             if key is None or (lang, key) in seen:
                 stats[why or "skipped: repeated"] += 1
                 continue
             seen.add((lang, key))
-            syns = resolve_key(lookup_key(en), onto)[0]
-            ids = {s.canonical_id for s in syns}
+            ids = meant
             if len(ids) != 1:
                 stats["skipped: English name unknown or ambiguous"] += 1
                 continue

@@ -48,7 +48,9 @@ def check(text: str, code: str = "PEANUT"):
         "Verter agua hirviendo sobre la bolsita.", "Versare acqua bollente sulla bustina.",
         "Ideal for frying.", "Idéal pour la friture.", "Ideal zum Braten.", "Ideal para freír.",
         "Ideale per friggere.", "La cristallisation est un phénomène naturel.",
-        "Kristallisation ist ein natürlicher Vorgang.",
+        "Kristallisation ist ein natürlicher Vorgang.", "Store at room temperature.", "Store below 25°C.",
+        # Dutch (Belgian and Dutch labels)
+        "Ten minste houdbaar tot: zie deksel. Koel en droog bewaren.", "Verpakt onder beschermende atmosfeer.",
     ],
 )
 def test_furniture_after_a_clean_list_leaves_it_safe(furniture: str) -> None:

@@ -328,3 +328,16 @@ def test_a_guessed_ending_never_lands_on_a_name_of_another_language() -> None:
     assert [f.code for f in r.findings] == [] and r.unmatched == () and r.verdict == "SAFE"  # yellow peas
     syns, _key, rule = resolve_key("pois jaunes", onto)
     assert rule == "exact" and {s.lang for s in syns} == {"fr"}  # the French name, not a rewrite into Hindi
+
+
+def test_a_dutch_list_is_read_by_name() -> None:
+    """Belgian and Dutch labels print the list in Dutch: its names are read (exact names, no rewrites), its header,
+    warnings and keeping lines too; a word of two languages keeps both senses ("mout" is Dutch malt, French moût)."""
+    onto = load_data_dir()
+    text = "Ingrediënten: suiker, tarwebloem, zout, zonnebloemolie. Kan sporen van pinda's bevatten. Koel en droog bewaren."
+    r = check_label(text, ["GLUTEN", "MILK", "SOY"], onto)
+    assert r.unmatched == () and r.verdict == "AVOID" and [f.code for f in r.findings] == ["GLUTEN"]
+    assert [(f.code, f.level) for f in check_label(text, ["PEANUT"], onto).findings] == [("PEANUT", RiskLevel.TRACE)]
+    assert check_label("suiker, zout, zonnebloemolie", ["MILK", "GLUTEN"], onto).verdict == "SAFE"
+    assert check_label("water, mout", ["GLUTEN"], onto).verdict == "AVOID"
+    assert check_label("volle melk, boter", ["MILK"], onto).verdict == "AVOID"
