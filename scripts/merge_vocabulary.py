@@ -16,6 +16,11 @@ curated entry, never from the vocabulary:
 * no word of the name names an allergen the ingredient lacks ("butter" inside a name mapped to an allergen-free
   entry is skipped).
 
+``nl.jsonl`` (Dutch, a name-only language: exact names, no rewrites) is read the same way, with two more rules: a
+Dutch name must not be an everyday word of any label language, and a name the ontology already reads in another sense
+that carries less (French "moût", Dutch "mout" = malt) is added anyway, so the key keeps both senses. A name of an
+English-only US entry ("spices_en") goes to its EU entry ("spices").
+
 **Entries** (``--entries FILE …``, third round): JSON lines ``{"en", "category", "names": {lang: [names]},
 "allergens": {CODE: level}}``, one per ingredient, written the same way. An entry whose English name the ontology
 already reads lends its names to that ingredient, under the rules above. Any other entry becomes a **new ingredient**
