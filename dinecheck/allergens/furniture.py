@@ -55,6 +55,7 @@ class Furniture:
     physical_hazards: frozenset[str]
     ingredient_headers: tuple[str, ...]
     function_words: frozenset[str]
+    instruction_finals: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -80,6 +81,7 @@ def furniture() -> Furniture:
         physical_hazards=frozenset(keys("physical_hazards")),
         ingredient_headers=keys("ingredient_headers"),
         function_words=frozenset(lookup_key(w) for w in raw["function_words"].split()),
+        instruction_finals=frozenset(keys("instruction_finals")),
     )
 
 
@@ -192,6 +194,17 @@ def nutrition_row(item: str) -> bool:
 
 
 _AREA = re.compile(r"^(?:(?:zone|zona|area|fao|fao area|the)\s)*")
+
+
+def verb_final_instruction(key: str) -> bool:
+    """A German or Dutch instruction, verb last ("in der pfanne 5 minuten goldbraun braten"): the key ends with an
+    infinitive of ``instruction_finals`` and holds a cue word, or is at most three words. The caller makes sure no
+    word of it names an allergen."""
+    f = furniture()
+    words = key.split(" ")
+    if len(words) < 2 or not (words[-1] in f.instruction_finals or " ".join(words[-2:]) in f.instruction_finals):
+        return False
+    return len(words) <= 3 or any(w in f.instruction_cues for w in words)
 
 
 def only_function_words(key: str) -> bool:

@@ -51,6 +51,9 @@ def check(text: str, code: str = "PEANUT"):
         "Kristallisation ist ein natürlicher Vorgang.", "Store at room temperature.", "Store below 25°C.",
         # Dutch (Belgian and Dutch labels)
         "Ten minste houdbaar tot: zie deksel. Koel en droog bewaren.", "Verpakt onder beschermende atmosfeer.",
+        # German and Dutch instructions put the verb last
+        "In der Pfanne 5 Minuten goldbraun braten.", "Etwas Öl erhitzen.", "Im Backofen bei 200 °C 10 Minuten backen.",
+        "10 minuten in de oven bakken.", "Heat for a further 30 secs.",
     ],
 )
 def test_furniture_after_a_clean_list_leaves_it_safe(furniture: str) -> None:
@@ -140,7 +143,9 @@ CARRIERS = ["Serve with {s}.", "Cook with {s} for 2 minutes.", "Made in {s}.", "
             "Caught in {s}.", "Made in Italy from {s}.", "Fan 170C {s}.", "Keep refrigerated, {s}.",
             "Typical mineral analysis mg/l: calcium 80, {s} 12.", "Oven cook from chilled: {s} for 20 mins.",
             "2 capsules {s} per day.", "L-{s}", "Origine du {s} : France.", "Pour {s} 100 g.", "{s} 45 mins",
-            "Drained weight {s} 240g.", "Nutrition: fat 3g, {s}, salt 1g.", "High in {s}."]  # fmt: skip
+            "Drained weight {s} 240g.", "Nutrition: fat 3g, {s}, salt 1g.", "High in {s}.",
+            "In der Pfanne mit {s} 5 Minuten braten.", "{s} 3 Minuten ziehen lassen.", "{s} kochen.", "les {s}",
+            "Store at {s}.", "Nach dem Auftauen {s}."]  # fmt: skip
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -261,3 +266,11 @@ def test_a_function_word_fragment_never_hides_a_word_the_ontology_reads() -> Non
     assert r.verdict != "SAFE" and [f.code for f in r.findings] == ["GLUTEN"]
     # and no function word of the data is a name the shipped ontology reads
     assert [w for w in sorted(furniture().function_words) if ONTO.lookup(w)] == []
+
+
+def test_a_verb_last_instruction_naming_an_allergen_is_read() -> None:
+    r = check("Zucker. Mit Butter 5 Minuten braten.", "MILK")
+    assert r.verdict == "VERIFY" and r.unmatched == ("Butter 5 Minuten braten",)
+    assert check("Zucker, Mehl kochen", "GLUTEN").verdict != "SAFE"  # "Mehl" is flour: never an instruction
+    # an ingredient list item does not end with an instruction verb: nothing else is taken for one
+    assert check("Zucker, Erdbeeren, Salz", "MILK").verdict == "SAFE"
