@@ -145,7 +145,8 @@ CARRIERS = ["Serve with {s}.", "Cook with {s} for 2 minutes.", "Made in {s}.", "
             "2 capsules {s} per day.", "L-{s}", "Origine du {s} : France.", "Pour {s} 100 g.", "{s} 45 mins",
             "Drained weight {s} 240g.", "Nutrition: fat 3g, {s}, salt 1g.", "High in {s}.",
             "In der Pfanne mit {s} 5 Minuten braten.", "{s} 3 Minuten ziehen lassen.", "{s} kochen.", "les {s}",
-            "Store at {s}.", "Nach dem Auftauen {s}."]  # fmt: skip
+            "Store at {s}.", "Nach dem Auftauen {s}.", "Serve with ({s}) for 2 minutes.", "Cook for 2 minutes ({s}).",
+            "Mix 12% ({s}), salt.", "Serve with {s}, 2 minutes."]  # fmt: skip
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -274,3 +275,15 @@ def test_a_verb_last_instruction_naming_an_allergen_is_read() -> None:
     assert check("Zucker, Mehl kochen", "GLUTEN").verdict != "SAFE"  # "Mehl" is flour: never an instruction
     # an ingredient list item does not end with an instruction verb: nothing else is taken for one
     assert check("Zucker, Erdbeeren, Salz", "MILK").verdict == "SAFE"
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("Rice. Serve with (peanuts) for 2 minutes.", "PEANUT"), ("Rice. Cook for 2 minutes (with butter).", "MILK"),
+     ("Rice. Serve with nuts, 2 minutes.", "PEANUT"), ("water, mix 12% (vol au vent), salt", "EGG")],
+)  # fmt: skip
+def test_punctuation_next_to_an_allergen_name_never_lets_furniture_hide_it(text: str, code: str) -> None:
+    """A masked region is checked word by word for allergen names: brackets and commas around a name ("(peanuts)",
+    "nuts,") are no part of it (found by the compound property: "mix 12% (vol au vent)" once lost the pastry)."""
+    r = check(text, code)
+    assert r.verdict != "SAFE" and code in [f.code for f in r.findings], r.to_json()
