@@ -538,10 +538,6 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
             start = c.start
             if c.kind in ("instruction", "instruction_item") and _mentions_allergen(t[c.start : end], ontology):
                 continue  # "Toast 2 min", "Stir fry sauce …": the verb may begin a name — nothing is masked
-            inner = t.find(" ", c.start, c.end)  # the statement's words after its first one, with what follows
-            if inner != -1 and not _mentions_allergen(t[c.end : end], ontology) and _mentions_allergen(
-                    t[inner + 1 : end], ontology):  # fmt: skip
-                continue  # a name spanning the statement's end ("12% vol au vent": the pastry, not "% vol")
             if _mentions_allergen(t[c.end : end], ontology):
                 end = c.end  # "keep refrigerated peanuts": only the statement's own words are masked
             elif c.kind == "statement" and t[c.start : c.end] in furniture().nutrition_heads:
