@@ -91,7 +91,7 @@ def name_check(name: str, lang: str, onto, carries: bool | None = None) -> tuple
         return None, "skipped: only nutrition-table words (it would keep a nutrition row from being masked)"
     if lang != "en" and len(key) <= SHORT_FOREIGN:
         return None, "skipped: a short foreign name (it may fold to an English word: thé → the)"
-    if lang != "en" and " " not in key and english_word(key, ("en",) if carries is None else LANGUAGES):
+    if lang != "en" and " " not in key and everyday_word(key, ("en",) if carries is None else LANGUAGES):
         return None, "skipped: a foreign name that is an everyday word of a label language (ñame → name)"
     tokens = tokenize(name)
     if len(tokens) != 1 or tokens[0].role != "ingredient":
@@ -101,7 +101,7 @@ def name_check(name: str, lang: str, onto, carries: bool | None = None) -> tuple
     return key, ""
 
 
-def english_word(key: str, languages: tuple[str, ...] = ("en",)) -> bool:
+def everyday_word(key: str, languages: tuple[str, ...] = ("en",)) -> bool:
     """An everyday word of one of ``languages`` (Zipf frequency ≥ 3 in the ``wordfreq`` lists, a general source)."""
     try:
         import wordfreq  # type: ignore[import-not-found]  # a maintainer tool's dependency, not the package's
@@ -131,14 +131,17 @@ def _reads_as_less(name: str, en: str, listed: set[str], onto) -> bool:
     return not (codes_of(meant, onto) | listed) <= codes_of({s.canonical_id for s in res.synonyms}, onto)
 
 
-def gram_codes(key: str, onto) -> set[str]:
-    """Every allergen named by a word or a group of up to three words of ``key`` (exact lookups, overlapping)."""
+def gram_codes(key: str, onto, sure: bool = False) -> set[str]:
+    """Every allergen named by a word or a group of up to three words of ``key`` (not the whole key; exact lookups,
+    overlapping); ``sure``: only what they name for sure (DEFINITE/DERIVED)."""
     words = key.split(" ")
     out: set[str] = set()
     for size in range(1, 4):
         for i in range(len(words) - size + 1):
-            syns = resolve_key(" ".join(words[i : i + size]), onto)[0]
-            out |= codes_of({s.canonical_id for s in syns}, onto)
+            gram = " ".join(words[i : i + size])
+            if gram != key:
+                for syn in resolve_key(gram, onto)[0]:
+                    out |= {p.code for p in onto.allergen_paths(syn.canonical_id) if not sure or p.level.value != "POSSIBLE"}
     return out
 
 
@@ -228,7 +231,7 @@ def entry_levels(entry: dict, reviewed: dict[str, set[str]]) -> dict[str, str] |
         levels.setdefault(code, "POSSIBLE")
     if "WHEAT" in levels:
         levels.setdefault("GLUTEN", levels["WHEAT"])
-    levels = {c: v for c, v in levels.items() if c in ALLERGEN_CODES}
+    levels = {c: levels[c] for c in ALLERGEN_CODES if c in levels}  # code order: re-runs write the same bytes
     if not levels and review is None:
         return None
     return levels
@@ -457,7 +460,7 @@ def prune() -> int:
                     if not general and lang not in NAME_ONLY_LANGUAGES:
                         continue  # curated names are not this tool's to prune
                     for name in names:
-                        if sure_gram_codes(lookup_key(name), onto) - have:
+                        if gram_codes(lookup_key(name), onto, sure=True) - have:
                             bad.setdefault(obj["id"], set()).add(lookup_key(name))
         if not bad:
             return dropped
@@ -480,19 +483,6 @@ def prune() -> int:
                 if obj["names"] or obj.get("e_number") or not general:
                     lines.append(json.dumps(obj, ensure_ascii=False))
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def sure_gram_codes(key: str, onto) -> set[str]:
-    """What a word or group of up to three words of ``key`` (not the whole key) surely names."""
-    words = key.split(" ")
-    out: set[str] = set()
-    for size in range(1, 4):
-        for i in range(len(words) - size + 1):
-            gram = " ".join(words[i : i + size])
-            if gram != key:
-                for s in resolve_key(gram, onto)[0]:
-                    out |= {p.code for p in onto.allergen_paths(s.canonical_id) if p.level.value != "POSSIBLE"}
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -82,7 +82,7 @@ def ingredient_findings(
         tok = res.token
         span = tok.span
         synonyms = res.synonyms
-        if synonyms and n in declared and any(vague(s, ontology) for s in synonyms):
+        if synonyms and n in declared:
             # a name known only as a name (OFF, composition unknown) whose components the label lists says no more
             # than an unknown name: only the allergen words inside it count
             synonyms = tuple(s for s in synonyms if not vague(s, ontology))
