@@ -2,11 +2,12 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python bench/allergens_synthetic_eval.py [FILE ...]   # default: every corpus of the folder
+    .venv/bin/python bench/allergens_synthetic_eval.py [--off DIR] [FILE ...]   # default: every corpus of the folder
 
 Per file and per Big-9 single-allergen profile: the share of labels whose writer did not list that allergen (the
 writers count molluscs as SHELLFISH) that come out SAFE (text only, shipped ontology), and every SAFE verdict for an
-allergen the writer listed. Prints; asserts nothing (see the folder's README for what the corpora are and which were read).
+allergen the writer listed. ``--off DIR`` imports the Open Food Facts taxonomy files of DIR first into a
+throw-away store (as ``bench/allergens_eval.py --off`` does). Prints; asserts nothing (see the folder's README for what the corpora are and which were read).
 """
 
 from __future__ import annotations
@@ -15,16 +16,22 @@ import json
 import sys
 from pathlib import Path
 
-from dinecheck.allergens.ontology import load_data_dir
 from dinecheck.allergens.pipeline import check_label
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from allergens_eval import _ontology  # noqa: E402  (a sibling script, not a package)
 
 FOLDER = Path(__file__).resolve().parent / "data" / "synthetic_labels"
 BIG9 = ("PEANUT", "MILK", "EGG", "GLUTEN", "SOY", "SESAME", "FISH", "SHELLFISH", "TREE_NUTS")
 
 
 def main(argv: list[str] | None = None) -> int:
-    files = [Path(a) for a in (argv if argv is not None else sys.argv[1:])] or sorted(FOLDER.glob("*.jsonl"))
-    onto = load_data_dir()
+    args = list(argv if argv is not None else sys.argv[1:])
+    off = None
+    if args[:1] == ["--off"] and len(args) > 1:
+        off, args = Path(args[1]), args[2:]
+    files = [Path(a) for a in args] or sorted(FOLDER.glob("*.jsonl"))
+    onto = _ontology(off)
     for path in files:
         labels = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         shares, false_safe = [], []

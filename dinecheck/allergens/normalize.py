@@ -203,7 +203,7 @@ def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str 
             found = ontology.synonyms.get(variant)
             if found and rule == "inflection":  # a guessed ending lands only on names of the label languages
                 found = [s for s in found if s.lang is None or s.lang in LABEL_LANGUAGES]  # ("jaunes" is no "jaun")
-            if found and _keeps_words(key, found, ontology):
+            if found and _keeps_words(key, variant, found, ontology):
                 result = (tuple(found), variant, rule)
                 break
     if memo is not None and len(memo) < MAX_MEMO:
@@ -216,14 +216,20 @@ _POSSIBLE = RiskLevel.POSSIBLE.rank
 LABEL_LANGUAGES = frozenset({*LANGUAGES, "la"})
 
 
-def _keeps_words(key: str, found: Iterable[Synonym], ontology: Ontology) -> bool:
+def _keeps_words(key: str, variant: str, found: Iterable[Synonym], ontology: Ontology) -> bool:
     """A rewrite ("l casein" → "l casei", an inflection) counts only if it keeps every allergen that a word of the
-    key surely names on its own (DEFINITE/DERIVED: "casein" is milk; Lactobacillus casei is not)."""
+    key surely names on its own (DEFINITE/DERIVED: "casein" is milk; Lactobacillus casei is not). When the rewrite
+    only drops words around a name, the words of that name belong to it ("coque", a cockle, in "des fruits à coque"
+    → "fruits à coque"); a rewrite that changes a word keeps the check for all ("sucres semoule" is no "sucre
+    semoule": "semoule" alone is wheat)."""
     words = key.split(" ")
     if len(words) < 2:
         return True
+    kept = set(variant.split(" ")) if f" {variant} " in f" {key} " else set()
     have: set[str] | None = None
     for w in words:
+        if w in kept:
+            continue
         syns = ontology.synonyms.get(w)
         if not syns:
             continue

@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dinecheck.allergens.ontology import ALLERGEN_CODES, Ingredient, RiskLevel
+from dinecheck.allergens.furniture import furniture
+from dinecheck.allergens.normalize import resolve_key
+from dinecheck.allergens.ontology import ALLERGEN_CODES, Ingredient, Ontology, RiskLevel
 from dinecheck.allergens.store.base import SynonymInput
 from dinecheck.allergens.text import lookup_key
 from dinecheck.errors import OntologyError
@@ -181,6 +183,7 @@ class ImportPlan:
     targets: dict[str, str]  # OFF entry id → canonical id
     unmapped_entries: tuple[str, ...]  # OFF entries with no allergen code here (e.g. en:none, en:kiwi)
     too_long: int = 0
+    already_read: tuple[SynonymInput, ...] = ()  # names the ontology already reads with the allergen; function words
 
 
 def _lang_region(off_lang: str) -> tuple[str, str | None]:
@@ -188,13 +191,25 @@ def _lang_region(off_lang: str) -> tuple[str, str | None]:
     return head, (tail.upper() if len(tail) == 2 else None)  # nl_be → nl, BE; zh_hant → zh (a script, not a region)
 
 
-def plan_import(taxonomy: Taxonomy) -> ImportPlan:
-    """Every name of every mapped entry as a synonym of that allergen's ``off_taxonomy_*`` ingredient (pure)."""
+def plan_import(taxonomy: Taxonomy, ontology: Ontology | None = None) -> ImportPlan:
+    """Every name of every mapped entry as a synonym of that allergen's ``off_taxonomy_*`` ingredient (pure).
+
+    With the ontology it will go into, two kinds of names are left out (counted in ``already_read``):
+
+    * a name the ontology already reads, through a controlled rewrite, as ingredients that all carry the entry's
+      allergen for sure ("Eiern", "Schalenfrüchten": our egg, our tree nuts). Imported, it would replace that
+      reading by the OFF ingredient, which carries every other allergen as POSSIBLE, and "Kann Spuren von Eiern
+      enthalten" would name every allergen;
+    * a name that is a function word of a label language: Estonian "oder" (barley) is German "or", Romanian "ou"
+      (egg) French "or". A furniture line holding such a word could no longer be masked.
+    """
+    function_words = furniture().function_words if ontology is not None else frozenset()
     synonyms: list[SynonymInput] = []
     ingredients: dict[str, Ingredient] = {}
     targets: dict[str, str] = {}
     unmapped: list[str] = []
     too_long = 0
+    already_read: list[SynonymInput] = []
     for entry in taxonomy.entries:
         code = OFF_TO_CODE.get(entry.id)
         if code is None:
@@ -206,11 +221,28 @@ def plan_import(taxonomy: Taxonomy) -> ImportPlan:
         for off_lang, names in entry.names.items():
             lang, region = _lang_region(off_lang)
             for name in names:
-                if len(name) > MAX_NAME_CHARS or not lookup_key(name):
+                key = lookup_key(name)
+                if len(name) > MAX_NAME_CHARS or not key:
                     too_long += 1
                     continue
-                synonyms.append(SynonymInput(name, target.id, lang, region, "OFF_TAXONOMY", "OFF"))
-    return ImportPlan(tuple(synonyms), tuple(ingredients.values()), targets, tuple(unmapped), too_long)
+                syn = SynonymInput(name, target.id, lang, region, "OFF_TAXONOMY", "OFF")
+                if ontology is not None and (key in function_words or _read_as(key, code, ontology)):
+                    already_read.append(syn)
+                else:
+                    synonyms.append(syn)
+    return ImportPlan(tuple(synonyms), tuple(ingredients.values()), targets, tuple(unmapped), too_long,
+                      tuple(already_read))  # fmt: skip
+
+
+def _read_as(key: str, code: str, ontology: Ontology) -> bool:
+    """Whether ``key`` is not a key of the ontology but resolves to ingredients that all carry ``code`` for sure."""
+    if key in ontology.synonyms:
+        return False  # an existing key: the store keeps it and reports any conflict
+    found = resolve_key(key, ontology)[0]
+    return bool(found) and all(
+        any(p.code == code and p.level.rank >= RiskLevel.DERIVED.rank for p in ontology.allergen_paths(s.canonical_id))
+        for s in found
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,12 +293,14 @@ def read_taxonomy_file(path: Path) -> Taxonomy:
 
 def import_taxonomy(store: OntologyStore, taxonomy: Taxonomy) -> ImportReport:
     """Apply the plan through the store (one transaction, existing keys never overridden) and report counts."""
-    plan = plan_import(taxonomy)
+    plan = plan_import(taxonomy, store.ontology())
     result = store.add_synonyms(plan.synonyms, ingredients=plan.ingredients, source="OFF")
     ontology = store.ontology()
     per_lang: dict[str, list[int]] = {}
     for s in result.added:
         per_lang.setdefault(s.lang or "", [0, 0])[0] += 1
+    for s in plan.already_read:
+        per_lang.setdefault(s.lang or "", [0, 0])[1] += 1
     conflicts: list[str] = []
     code_of_target = {t: OFF_TO_CODE[e] for e, t in plan.targets.items()}
     for sk in result.skipped:
@@ -281,7 +315,7 @@ def import_taxonomy(store: OntologyStore, taxonomy: Taxonomy) -> ImportReport:
     languages = tuple(LanguageCounts(lang, a, s) for lang, (a, s) in sorted(per_lang.items()))
     return ImportReport(
         added=len(result.added),
-        skipped=len(result.skipped) + plan.too_long,
+        skipped=len(result.skipped) + plan.too_long + len(plan.already_read),
         languages=languages,
         targets=plan.targets,
         unmapped_entries=plan.unmapped_entries,

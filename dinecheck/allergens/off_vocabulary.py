@@ -113,6 +113,7 @@ class _Analysis:
                     self.by_name.setdefault(f"{lang}:{slug(n)}", e.id)
         self._own: dict[str, tuple[_Levels, frozenset[str]]] = {}
         self._total: dict[str, tuple[_Levels, bool]] = {}
+        self._lines: dict[str, tuple[_Levels, bool, bool]] = {}
 
     def parents(self, e: TaxonomyEntry) -> list[str]:
         out = []
@@ -164,26 +165,43 @@ class _Analysis:
         self._own[e.id] = result
         return result
 
-    def total(self, eid: str, visiting: frozenset[str] = frozenset()) -> tuple[_Levels, bool]:
-        """Everything the entry carries, its ancestors' included, and whether it is anchored."""
+    def total(self, eid: str) -> tuple[_Levels, bool]:
+        """Everything the entry carries, its ancestors' included, and whether it is anchored.
+
+        A kind of something of unknown composition inherits that doubt (every allergen POSSIBLE) — unless the entry,
+        or an ancestor on the way to that something, is one of our ingredients by name: "pork" (< "animal") is our
+        pork, whose entry says what it may hold; the doubt of the category "animal" says nothing about it or about
+        "pork belly" (< "pork"). What the ancestors carry for sure or possibly is always inherited."""
         cached = self._total.get(eid)
+        if cached is None:
+            levels, anchored, doubt = self._lineage(eid, frozenset())
+            if doubt:
+                levels = dict(levels)
+                _merge(levels, ((c, _P) for c in ALLERGEN_CODES))
+            cached = self._total[eid] = (levels, anchored)
+        return cached
+
+    def _lineage(self, eid: str, visiting: frozenset[str]) -> tuple[_Levels, bool, bool]:
+        """The entry's own allergens and its ancestors', whether it is anchored, and whether the doubt of an
+        ancestor of unknown composition reaches it."""
+        cached = self._lines.get(eid)
         if cached is not None:
             return cached
         e = self.entries[eid]
         own, ours = self.own(e)
         levels = dict(own)
         anchored = bool(ours)
+        doubt = False
         for pid in self.parents(e):
             if pid in visiting or pid == eid:
                 continue  # a cycle in the taxonomy: stop
-            plevels, panchored = self.total(pid, visiting | {eid})
+            plevels, panchored, pdoubt = self._lineage(pid, visiting | {eid})
             _merge(levels, ((c, _V if lvl is _D else lvl) for c, lvl in plevels.items()))
-            if not panchored:  # a kind of something of unknown composition: that doubt is inherited too
-                _merge(levels, ((c, _P) for c in ALLERGEN_CODES))
+            doubt = doubt or pdoubt or not panchored
             anchored = anchored or panchored
-        result = (levels, anchored)
+        result = (levels, anchored, doubt and not ours)
         if not visiting:
-            self._total[eid] = result
+            self._lines[eid] = result
         return result
 
 

@@ -287,3 +287,14 @@ def test_punctuation_next_to_an_allergen_name_never_lets_furniture_hide_it(text:
     "nuts,") are no part of it (found by the compound property: "mix 12% (vol au vent)" once lost the pastry)."""
     r = check(text, code)
     assert r.verdict != "SAFE" and code in [f.code for f in r.findings], r.to_json()
+
+
+@pytest.mark.parametrize(
+    "table",
+    ["Valori nutrizionali per 100 g: Energia 502 kJ, Grassi 2,1 g, Carboidrato 16 g, Proteina 7,0 g, Sale 0,6 g",
+     "Información nutricional por 100 g: Grasa 3 g, Proteína 5 g, Sal 0,2 g"],
+)
+def test_a_nutrition_row_may_name_its_nutrient_in_the_singular(table: str) -> None:
+    """Italian and Spanish tables write "Proteina"/"Proteína" as often as the plural; both are rows, not ingredients
+    (the OFF import reads the singular as a name of its protein entry, which Germans call "Eiweiß")."""
+    assert check(f"Riso, sale. {table}", "EGG").verdict == "SAFE"

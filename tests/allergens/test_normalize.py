@@ -141,3 +141,22 @@ def test_a_segmented_reading_never_cuts_through_a_name_that_carries_more() -> No
     assert r.unmatched == ("pasta de curry rojo 2g",)
     # a list missing its commas whose cuts cross no other name is still read
     assert check_label("cornichons vinaigre de table sel", ["SHELLFISH"], onto).verdict == "SAFE"
+
+
+def test_a_rewrite_that_only_drops_words_keeps_the_words_of_the_name_it_lands_on(tmp_path: Path) -> None:
+    """With "coque" (French for cockle) known, "des fruits à coque" is still tree nuts: the article rewrite keeps
+    "coque" as a word of "fruits à coque". A rewrite that changes a word keeps checking every word (below)."""
+    from dinecheck.allergens.store import open_store
+    from dinecheck.allergens.store.base import SynonymInput
+
+    with open_store(f"sqlite:///{tmp_path / 'o.sqlite'}") as store:
+        store.add_synonyms([SynonymInput("coque", "cockle", "fr", None, "TRANSLATION", "USER")])
+        onto = store.ontology()
+    assert ids("coque", onto) == (("cockle",), "exact")
+    assert ids("des fruits a coque", onto) == (("tree_nuts",), "article")
+    label = "sucre, sel. Peut contenir des traces de lait et des fruits à coque."
+    assert check_label(label, ["MOLLUSCS"], onto).verdict == "SAFE"
+    assert check_label(label, ["TREE_NUTS"], onto).verdict == "VERIFY"
+    assert check_label("sucre, coque", ["MOLLUSCS"], onto).verdict == "AVOID"
+    # "sucres semoule": the plural rewrite would change "sucres"; "semoule" alone is wheat semolina, so no rewrite
+    assert ids("sucres semoule", onto)[0] != ("caster_sugar",)

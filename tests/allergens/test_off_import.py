@@ -17,7 +17,7 @@ from dinecheck.allergens.off_import import (
     read_taxonomy_file,
     slug,
 )
-from dinecheck.allergens.ontology import ALLERGEN_CODES, RiskLevel
+from dinecheck.allergens.ontology import ALLERGEN_CODES, RiskLevel, load_data_dir
 from dinecheck.allergens.pipeline import check_label
 from dinecheck.allergens.store import open_store
 from dinecheck.errors import OntologyError
@@ -147,6 +147,18 @@ def test_an_off_name_is_its_allergen_for_sure_and_every_other_one_possibly() -> 
         c: RiskLevel.POSSIBLE for c in ALLERGEN_CODES if c != "SESAME"}
 
 
+def test_with_the_ontology_the_plan_leaves_out_names_it_already_reads_and_function_words() -> None:
+    """'Eiern' is our egg through an inflection: as an OFF name (every other allergen POSSIBLE) it would make 'Kann
+    Spuren von Eiern enthalten' name every allergen. Estonian 'oder' (barley) is German 'or', Romanian 'ou' (egg)
+    French 'or'. Without an ontology the plan keeps every name."""
+    tax = parse_taxonomy("en: eggs\nde: Eiern, Zorbei\nro: ou\n\nen: gluten\net: oder\n", "t.txt")
+    onto = load_data_dir()
+    plan = plan_import(tax, onto)
+    assert [s.text for s in plan.synonyms] == ["eggs", "Zorbei", "gluten"]  # an existing key: the store decides
+    assert sorted(s.text for s in plan.already_read) == ["Eiern", "oder", "ou"]
+    assert [s.text for s in plan_import(tax).synonyms] == ["eggs", "Eiern", "Zorbei", "ou", "gluten", "oder"]
+
+
 # ------------------------------------------------------------------------------------------------ import
 
 
@@ -178,6 +190,21 @@ def test_import_into_a_store_adds_names_without_overriding(taxonomy_path: Path, 
         assert st.synonyms_by_source["OFF"] == report.added
         again = import_taxonomy(store, read_taxonomy_file(taxonomy_path))
         assert again.added == 0 and again.ontology_version == report.ontology_version
+
+
+def test_after_the_import_statements_keep_their_scope_and_french_lines_stay_masked(
+    taxonomy_path: Path, tmp_path: Path
+) -> None:
+    with open_store(f"sqlite:///{tmp_path / 'off.sqlite'}") as store:
+        import_taxonomy(store, read_taxonomy_file(taxonomy_path))
+        ont = store.ontology()
+        trace = check_label("Zucker, Salz. Kann Spuren von Eiern und Schalenfrüchten enthalten.", ["FISH"], ont)
+        assert trace.verdict == "SAFE", trace.review_reasons
+        assert check_label("Zucker, Salz. Kann Spuren von Eiern enthalten.", ["EGG"], ont).verdict != "SAFE"
+        heat = "sucre, sel. Réchauffer au bain-marie ou au micro-ondes et bien mélanger."
+        assert check_label(heat, ["EGG"], ont).verdict == "SAFE"
+        heat = "Zucker, Salz. Im Backofen oder in der Pfanne 5 Minuten erhitzen."
+        assert check_label(heat, ["GLUTEN"], ont).verdict == "SAFE"
 
 
 def test_an_off_only_name_never_makes_a_label_safe(taxonomy_path: Path, tmp_path: Path) -> None:

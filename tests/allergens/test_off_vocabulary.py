@@ -59,6 +59,27 @@ def test_an_entry_not_anchored_is_of_unknown_composition_every_allergen_possible
     assert "MILK" in levels["half mystery"] and levels["half mystery"]["MILK"] is P  # inherits the doubt
 
 
+def test_the_doubt_of_a_category_stops_at_an_entry_that_is_our_ingredient_by_name() -> None:
+    """OFF files "pork" under "animal" (unknown composition here): our pork says what pork may hold, so pork, and a
+    kind of pork, do not take the category's doubt; an entry that is not ours under the same category does."""
+    tax = parse_taxonomy(
+        "en: zorbanimal\n\n"  # a category of unknown composition
+        "< en:zorbanimal\nen: pork\nit: zorbsuino\n\n"  # our pork by its English name
+        "< en:pork\nen: zorbpork belly\n\n"  # a kind of pork
+        "< en:zorbanimal\nen: zorbbeast\n\n"  # not ours: the doubt stays
+        "< en:zorbanimal\nen: cheese\nit: zorbformaggio\n",  # ours, with an allergen: kept
+        "t.txt",
+    )
+    plan = plan_ingredients(tax, ONTO)
+    ings = {i.id: dict(i.allergens) for i in plan.ingredients}
+    levels = {s.text: ings[s.canonical_id] if s.canonical_id in ings else
+              {p.code: p.level for p in ONTO.allergen_paths(s.canonical_id)} for s in plan.synonyms}  # fmt: skip
+    assert levels["zorbsuino"] == {} and levels["zorbpork belly"] == {}
+    assert set(levels["zorbbeast"].values()) == {P} and len(levels["zorbbeast"]) == 15
+    assert levels["zorbformaggio"].get("MILK") in (V, RiskLevel.DEFINITE) and "PEANUT" not in levels["zorbformaggio"]
+    assert check_label("zorbpork belly, salt", ["PEANUT"], ONTO).verdict == "VERIFY"  # not imported: unknown
+
+
 def test_known_keys_are_never_overridden() -> None:
     plan = plan_ingredients(TAX, ONTO)
     assert "fruit" not in {s.text for s in plan.synonyms}
