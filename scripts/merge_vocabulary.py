@@ -42,6 +42,12 @@ writer's level, and takes the names it shares with the old one. A curated allerg
 overridden. Entries of several files with the same English name are joined first. After writing, names of the new
 entries are pruned against the merged ontology (:func:`prune`).
 
+Fourth-round rules (``--note`` names the round in each new line): a name is also skipped when it is an everyday word
+of another label language, when an everyday word reaches it by an inflection rewrite ("base" → "basa"), when it
+holds an abbreviated word ("L. casei") or a compound claim ("alkoholfrei"); an entry whose English name holds a claim
+word is skipped; an entry read only through a rewrite that lacks its allergens becomes a new ingredient ("murex" was
+"mûre"), and a new entry takes over a name read by a rewrite that carries strictly less than the entry.
+
 Usage: ``python scripts/merge_vocabulary.py DIR [--write]`` (without ``--write`` it only reports);
 ``python scripts/merge_vocabulary.py --entries FILE … --review FILE … [--write]``.
 """
@@ -53,6 +59,7 @@ import json
 import re
 import sys
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 from dinecheck.allergens.furniture import furniture
@@ -65,6 +72,7 @@ DATA = Path(__file__).resolve().parents[1] / "dinecheck" / "allergens" / "data" 
 CLAIM_WORDS = {"free", "sans", "without", "ohne", "senza", "sin", "frei", "no", "not", "non", "kein", "keine"}
 MAX_NAME_CHARS = 60
 SEPARATORS = re.compile(r"[,;()\[\]:]")
+ABBREVIATED = re.compile(r"(?<![^\W_])[A-Za-z]\.\s")  # "L. amylovorus": after other words the stop ends a sentence
 SHORT_FOREIGN = 3
 ENGLISH_ZIPF = 3.0
 # languages read by name only (exact names, no rewrites): Belgian and Dutch labels print the list in Dutch too
@@ -83,22 +91,54 @@ def name_check(name: str, lang: str, onto, carries: bool | None = None) -> tuple
     key = lookup_key(name)
     if not key or len(name) > MAX_NAME_CHARS:
         return None, "skipped: empty or long"
-    if CLAIM_WORDS & set(key.split()):
-        return None, "skipped: a claim word"
+    if CLAIM_WORDS & set(key.split()) or any(w.endswith(("frei", "free")) for w in key.split()):
+        return None, "skipped: a claim word"  # "alkoholfrei": the tokenizer reads a claim there, not a name
     if SEPARATORS.search(name):
         return None, "skipped: a separator inside the name"
+    if ABBREVIATED.search(name):
+        return None, "skipped: an abbreviated word (L. casei: the full stop may end a sentence)"
     if set(key.split()) <= furniture().nutrition_words and carries is not False:
         return None, "skipped: only nutrition-table words (it would keep a nutrition row from being masked)"
     if lang != "en" and len(key) <= SHORT_FOREIGN:
         return None, "skipped: a short foreign name (it may fold to an English word: thé → the)"
     if lang != "en" and " " not in key and everyday_word(key, ("en",) if carries is None else LANGUAGES):
         return None, "skipped: a foreign name that is an everyday word of a label language (ñame → name)"
+    if " " not in key and everyday_word(key, tuple(x for x in (*LANGUAGES, "nl") if x not in (lang, "en"))):
+        return None, "skipped: a name that is an everyday word of another label language (conserve: se conserve)"
+    if everyday_rewrites().get(key, key) not in (key, *onto.synonyms):
+        return None, "skipped: an everyday word reads as the name by a rewrite (base → basa)"
     tokens = tokenize(name)
     if len(tokens) != 1 or tokens[0].role != "ingredient":
         return None, "skipped: not one ingredient token"
-    if normalize(tokens, onto)[0].synonyms:
-        return None, "known already"
+    read = normalize(tokens, onto)[0]
+    if read.synonyms:
+        return None, "known already" if read.rule == "exact" else "known already (by a rewrite)"
     return key, ""
+
+
+def rewrite_codes(name: str, onto) -> set[str]:
+    """The allergens of the ontology's reading of ``name`` (a rewrite: inflection, article, modifiers …)."""
+    return codes_of({s.canonical_id for s in normalize(tokenize(name), onto)[0].synonyms}, onto)
+
+
+@cache
+def everyday_rewrites() -> dict[str, str]:
+    """``{rewritten key: everyday word}`` for the 20,000 commonest words of each label language (``wordfreq``): an
+    inflection rewrite of an everyday word ("base" → "basa", a fish) must not land on a new name."""
+    try:
+        import wordfreq  # type: ignore[import-not-found]  # a maintainer tool's dependency, not the package's
+    except ImportError:
+        raise SystemExit("merge_vocabulary needs wordfreq: .venv/bin/pip install wordfreq") from None
+    from dinecheck.allergens.normalize import _inflected
+
+    out: dict[str, str] = {}
+    for lang in (*LANGUAGES, "nl"):
+        for word in wordfreq.top_n_list(lang, 20_000):
+            key = lookup_key(word)
+            if key and " " not in key:
+                for variant in _inflected(key):
+                    out.setdefault(variant, key)
+    return out
 
 
 def everyday_word(key: str, languages: tuple[str, ...] = ("en",)) -> bool:
@@ -274,8 +314,11 @@ def _merged_entries(files: list[Path]) -> list[dict]:
     return list(out.values())
 
 
+THIRD_ROUND_NOTE = "general vocabulary (issue 8, third round): helper-written, reviewed"
+
+
 def plan_entries(
-    files: list[Path], reviews: list[Path]
+    files: list[Path], reviews: list[Path], note: str = THIRD_ROUND_NOTE
 ) -> tuple[list[tuple[str, dict]], dict, dict, Counter, list[str]]:
     """New ingredients ``[(group, entry line)]``, names for existing ingredients ``{id: {lang: [names]}}``, the keys
     of names that move from an ingredient to an entry split off it ``{id: {keys}}``, counts, and what was skipped
@@ -299,11 +342,20 @@ def plan_entries(
         if len(ids) > 1:
             stats["entry skipped: English name ambiguous"] += 1
             continue
+        if CLAIM_WORDS & set(lookup_key(en).split()):  # "alcohol free beer": its id would be a name with a claim
+            stats["entry skipped: a claim word in its English name"] += 1
+            continue
         levels = entry_levels(entry, reviewed)
         if levels is None:
             stats["entry skipped: allergen-free but not reviewed"] += 1
             continue
         split: str | None = None
+        if ids and resolve_key(lookup_key(en), onto)[2] != "exact" and not set(levels) <= codes_of(ids, onto):
+            # read only through a rewrite that lacks what the entry carries ("murex", a sea snail, read as "mûre",
+            # blackberry, by the -x rule): a new ingredient, whose exact names override the rewrite
+            stats["entries read by a rewrite that lacks their allergens: new ingredients"] += 1
+            notes.append(f"{en!r} is read as {sorted(ids)} by a rewrite; the entry says {sorted(levels)}")
+            ids = set()
         if ids:
             target = next(iter(ids))
             have = codes_of(ids, onto)
@@ -353,6 +405,11 @@ def plan_entries(
                         s.canonical_id for s in resolve_key(lookup_key(name), onto)[0]}:  # fmt: skip
                     moves.setdefault(split, set()).add(lookup_key(name))  # it leaves the narrower ingredient
                     key = lookup_key(name)
+                if (key is None and why == "known already (by a rewrite)" and target not in onto.ingredients
+                        and rewrite_codes(name, onto) < set(levels)):  # fmt: skip
+                    # the exact name overrides a rewrite that reads less than the entry carries, nothing more
+                    key = lookup_key(name)
+                    stats["names taken over from a rewrite that lacks the entry's allergens"] += 1
                 if key is None:
                     stats[why] += 1
                     continue
@@ -381,7 +438,7 @@ def plan_entries(
         for lang, name in kept:
             by_lang.setdefault(lang, []).append(name)
         line = {"id": target, "category": str(entry.get("category") or "misc"), "allergens": levels,
-                "names": by_lang, "note": "general vocabulary (issue 8, third round): helper-written, reviewed"}  # fmt: skip
+                "names": by_lang, "note": note}  # fmt: skip
         if split is not None:
             line["contains"] = [split]
         if entry.get("e_number"):
@@ -491,9 +548,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--entries", type=Path, nargs="*", default=[], help="JSON-lines files of ingredient entries")
     ap.add_argument("--review", type=Path, nargs="*", default=[], help="blind reviewers' allergen lists")
     ap.add_argument("--write", action="store_true", help="write the names into the shipped data files")
+    ap.add_argument("--note", default=THIRD_ROUND_NOTE, help="the note of new ingredients (which round wrote them)")
     args = ap.parse_args(argv)
     if args.entries:
-        new, adds, moves, stats, conflicts = plan_entries(args.entries, args.review)
+        new, adds, moves, stats, conflicts = plan_entries(args.entries, args.review, args.note)
     elif args.src is not None:
         adds, stats, conflicts = plan(args.src)
         new, moves = [], {}

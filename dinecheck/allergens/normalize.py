@@ -18,7 +18,8 @@ rewrite the key, and the rewrite only counts if the result is itself an exact on
 When one key names several canonical ingredients, all of them are kept (their allergens are all reported).
 
 A hyphenated token that does not resolve may resolve with its words joined (rule ``joined``: a word broken across a
-line, "Antioxidations-mittel"). A multi-word token that does not resolve but reads exactly as 2+ consecutive names (:func:`segment`: a label missing
+line, "Antioxidations-mittel"); so may a token with one word split by a space ("sirop de glu cose", "Sonnenblumen
+kerne"), when the joined name keeps every allergen a word of the token names. A multi-word token that does not resolve but reads exactly as 2+ consecutive names (:func:`segment`: a label missing
 its commas, "ROASTED PEANUTS SUGAR") resolves with rule ``segmented``: its allergens are held at POSSIBLE and the
 verdict is VERIFY — the reading is a guess.
 
@@ -221,12 +222,14 @@ def _keeps_words(key: str, variant: str, found: Iterable[Synonym], ontology: Ont
     key surely names on its own (DEFINITE/DERIVED: "casein" is milk; Lactobacillus casei is not). When the rewrite
     only drops words around a name, the words of that name belong to it ("coque", a cockle, in "des fruits à coque"
     → "fruits à coque"); a rewrite that changes a word keeps the check for all ("sucres semoule" is no "sucre
-    semoule": "semoule" alone is wheat)."""
+    semoule": "semoule" alone is wheat). Nor may it drop what two neighbouring words joined name at any level: the
+    key may be one word split by a space ("a chards" is no article + chards when "achards" may hold celery)."""
     words = key.split(" ")
     if len(words) < 2:
         return True
     kept = set(variant.split(" ")) if f" {variant} " in f" {key} " else set()
-    have: set[str] | None = None
+    found = tuple(found)
+    have = {p.code for s in found for p in ontology.allergen_paths(s.canonical_id)}
     for w in words:
         if w in kept:
             continue
@@ -234,10 +237,17 @@ def _keeps_words(key: str, variant: str, found: Iterable[Synonym], ontology: Ont
         if not syns:
             continue
         codes = {p.code for s in syns for p in ontology.allergen_paths(s.canonical_id) if p.level.rank > _POSSIBLE}
-        if codes:
-            if have is None:
-                have = {p.code for s in found for p in ontology.allergen_paths(s.canonical_id)}
-            if not codes <= have:
+        if not codes <= have:
+            return False
+    return _keeps_joins(words, have, ontology)
+
+
+def _keeps_joins(words: list[str], have: set[str], ontology: Ontology) -> bool:
+    """Whether no two neighbouring words, joined, are a name carrying an allergen outside ``have`` (the words may
+    be one word split by a space)."""
+    for a, b in zip(words, words[1:], strict=False):
+        for syn in ontology.synonyms.get(a + b, ()):
+            if any(p.code not in have for p in ontology.allergen_paths(syn.canonical_id)):
                 return False
     return True
 
@@ -391,6 +401,10 @@ def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
                     return (tuple(s for r in read for s in r[0]), f"{read[0][1]} | {read[1][1]}",
                             f"source: {sep.strip()}")  # fmt: skip
     if not syns and " " in key:
+        pair = _joined_pair(key, ontology)
+        if pair is not None:
+            return pair
+    if not syns and " " in key:
         parts = segment(key, ontology)
         if parts:
             pieces = tuple(syn for part in parts for syn in resolve_key(part, ontology)[0])
@@ -399,10 +413,34 @@ def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
     return syns, matched, rule
 
 
+MAX_JOIN_WORDS = 6
+
+
+def _joined_pair(key: str, ontology: Ontology) -> _Resolved | None:
+    """A word split in two by a space (a line break or OCR: "sirop de glu cose", "Sonnenblumen kerne"): the reading
+    with one pair of neighbouring words joined, when it is a known name (exactly, by a controlled rewrite, or with
+    modifiers around it) that keeps every allergen any word or word group of the key names ("egg plant" is never
+    eggplant); None otherwise. The first such pair counts."""
+    words = key.split(" ")
+    if len(words) > MAX_JOIN_WORDS:
+        return None
+    for i in range(len(words) - 1):
+        joined = " ".join((*words[:i], words[i] + words[i + 1], *words[i + 2 :]))
+        syns, matched, _rule = _rewritten(joined, ontology)
+        if not syns and " " in joined:
+            syns, matched, _rule = _stripped(joined, ontology) or (syns, matched, _rule)
+        if syns and _keeps_hints(key, syns, ontology):
+            have = {p.code for syn in syns for p in ontology.allergen_paths(syn.canonical_id)}
+            if _keeps_joins(words, have, ontology):
+                return syns, matched, "joined"
+    return None
+
+
 def _keeps_spans(parts: tuple[str, ...], synonyms: tuple[Synonym, ...], ontology: Ontology) -> bool:
     """Whether a segmented reading keeps the allergens of every name that spans a cut between its parts ("pasta de
     curry rojo 2g" is not pasta de | curry | rojo 2G, a colour: red curry paste holds shrimp). A name inside one part
-    is that part's business (its own reading says what it is)."""
+    is that part's business (its own reading says what it is). Two neighbouring words, joined, are such a name too
+    ("Fisch gewürz" is Fischgewürz, a seasoning that may hold celery, not fish | spices)."""
     have = {p.code for syn in synonyms for p in ontology.allergen_paths(syn.canonical_id)}
     words: list[str] = []
     cuts: set[int] = set()  # word index where a part starts (after the first)
@@ -410,14 +448,16 @@ def _keeps_spans(parts: tuple[str, ...], synonyms: tuple[Synonym, ...], ontology
         if words:
             cuts.add(len(words))
         words.extend(part.split(" "))
+
+    def carries_more(key: str) -> bool:
+        return any(p.code not in have for syn in resolve_key(key, ontology)[0]
+                   for p in ontology.allergen_paths(syn.canonical_id))  # fmt: skip
+
     for i in range(len(words)):
         for j in range(i + 2, min(len(words), i + MAX_HINT_GRAM) + 1):
-            if not any(i < c < j for c in cuts):
-                continue
-            for syn in resolve_key(" ".join(words[i:j]), ontology)[0]:
-                if any(p.code not in have for p in ontology.allergen_paths(syn.canonical_id)):
-                    return False
-    return True
+            if any(i < c < j for c in cuts) and carries_more(" ".join(words[i:j])):
+                return False
+    return _keeps_joins(words, have, ontology)
 
 
 def vague(syn: Synonym, ontology: Ontology) -> bool:

@@ -164,3 +164,22 @@ def test_a_modifier_that_is_also_part_of_a_longer_name_gives_both_readings() -> 
     assert strip_modifiers("teilentolte brazil nuts", ONTO) == ("brazil nuts", ("teilentolte",))
     r = check_label("salt, teilentolte brazil nuts coarsely ground of Spain, rice", ["PEANUT"], ONTO)
     assert r.verdict != "SAFE" and [f.code for f in r.findings] == ["PEANUT"]
+
+
+@pytest.mark.parametrize(("text", "head", "stripped"), [
+    ("cuisse de canard", "canard", ("cuisse", "de")),
+    ("os de porc", "porc", ("os", "de")),
+    ("coscia di suino", "suino", ("coscia", "di")),
+    ("beef bones", "beef", ("bones",)),
+    ("Keule vom Lamm", "lamm", ("keule", "vom")),
+])  # fmt: skip
+def test_a_cut_or_part_of_a_food_reads_as_that_food(text: str, head: str, stripped: tuple[str, ...]) -> None:
+    """Cuts and parts (fourth round, ``modifier_part``): a thigh of duck is duck, a bone of pork is pork."""
+    assert strip_modifiers(lookup_key(text), ONTO) == (head, stripped)
+
+
+def test_a_part_word_alone_is_never_a_note_and_a_part_keeps_its_food_allergens() -> None:
+    assert ONTO.modifiers.get("breast") == "modifier_part"
+    assert check_label("salt, breast", ["PEANUT"], ONTO).unmatched == ("breast",)
+    assert check_label("salt, filet de cabillaud", ["FISH"], ONTO).verdict == "AVOID"
+    assert check_label("salt, prawn tails", ["SHELLFISH"], ONTO).verdict == "AVOID"

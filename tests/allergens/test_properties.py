@@ -4,7 +4,8 @@
    anywhere in the list, at any nesting depth, in any case, with emphasis marks and a percentage, with label
    furniture (instructions, origin lines, nutrition tables, contact lines) before or after the list — is NEVER SAFE
    for a profile containing A.
-2. The pipeline never crashes on arbitrary text, and every span it reports lies inside the text.
+2. The same synonym split in two by a space anywhere (a line break, OCR damage) is never SAFE either.
+3. The pipeline never crashes on arbitrary text, and every span it reports lies inside the text.
 """
 
 from __future__ import annotations
@@ -85,6 +86,20 @@ def test_a_label_with_an_allergen_synonym_is_never_safe_for_that_allergen(case, 
     code, synonym, text = case
     result = check_label(text, {code, *extra}, ONTO)
     assert result.verdict != "SAFE", (synonym, text, result.to_json())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALLERGEN_SYNONYMS), st.integers(1, 40), st.lists(st.sampled_from(FREE), max_size=3),
+       st.sampled_from(["", "sirop de ", "organic "]))  # fmt: skip
+def test_an_allergen_synonym_split_by_a_space_is_never_safe(pair, cut, others, head) -> None:
+    """A word split in two (a line break, OCR: "sirop de glu cose") may be read joined; never so that an allergen
+    is lost, whatever the cut and the words around it."""
+    code, synonym = pair
+    cut = 1 + cut % max(1, len(synonym) - 1)
+    split = f"{synonym[:cut]} {synonym[cut:]}".strip()
+    text = ", ".join([*others, head + split, "salt"])
+    result = check_label(text, [code], ONTO)
+    assert result.verdict != "SAFE", (split, text, result.to_json())
 
 
 def test_the_property_has_material() -> None:
