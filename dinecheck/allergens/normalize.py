@@ -244,10 +244,13 @@ def _keeps_words(key: str, variant: str, found: Iterable[Synonym], ontology: Ont
 
 def _keeps_joins(words: list[str], have: set[str], ontology: Ontology) -> bool:
     """Whether no two neighbouring words, joined, are a name carrying an allergen outside ``have`` (the words may
-    be one word split by a space)."""
+    be one word split by a space). An imported name of unknown composition counts only what it surely carries
+    (OFF's "wheatflour" is gluten; its other allergens are the import's doubt, not knowledge of the word)."""
     for a, b in zip(words, words[1:], strict=False):
         for syn in ontology.synonyms.get(a + b, ()):
-            if any(p.code not in have for p in ontology.allergen_paths(syn.canonical_id)):
+            floor = (_POSSIBLE if ontology.ingredients[syn.canonical_id].category in UNKNOWN_COMPOSITION_CATEGORIES
+                     else -1)  # fmt: skip
+            if any(p.code not in have and p.level.rank > floor for p in ontology.allergen_paths(syn.canonical_id)):
                 return False
     return True
 
@@ -381,7 +384,17 @@ def _run_together(text: str, ontology: Ontology) -> _Resolved:
 
 def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
     """What a token key resolves to (``hyphenated``: the token text has a hyphen): the exact lookup and its controlled
-    rewrites, then the joined and segmented fallbacks."""
+    rewrites, then the joined and segmented fallbacks. No reading but the exact one may drop what two neighbouring
+    words joined name ("Polvo rones" is no powdered rum when polvorones hold almonds): the token is unknown then."""
+    found = _any_reading(key, hyphenated, ontology)
+    if found[0] and found[2] != "exact" and " " in key:
+        have = {p.code for syn in found[0] for p in ontology.allergen_paths(syn.canonical_id)}
+        if not _keeps_joins(key.split(" "), have, ontology):
+            return (), None, None
+    return found
+
+
+def _any_reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
     syns, matched, rule = _rewritten(key, ontology)
     if not syns and hyphenated and " " in key:  # a word hyphenated across a line: "Antioxidations-mittel"
         joined = key.replace(" ", "")
@@ -430,17 +443,15 @@ def _joined_pair(key: str, ontology: Ontology) -> _Resolved | None:
         if not syns and " " in joined:
             syns, matched, _rule = _stripped(joined, ontology) or (syns, matched, _rule)
         if syns and _keeps_hints(key, syns, ontology):
-            have = {p.code for syn in syns for p in ontology.allergen_paths(syn.canonical_id)}
-            if _keeps_joins(words, have, ontology):
-                return syns, matched, "joined"
+            return syns, matched, "joined"
     return None
 
 
 def _keeps_spans(parts: tuple[str, ...], synonyms: tuple[Synonym, ...], ontology: Ontology) -> bool:
     """Whether a segmented reading keeps the allergens of every name that spans a cut between its parts ("pasta de
     curry rojo 2g" is not pasta de | curry | rojo 2G, a colour: red curry paste holds shrimp). A name inside one part
-    is that part's business (its own reading says what it is). Two neighbouring words, joined, are such a name too
-    ("Fisch gewürz" is Fischgewürz, a seasoning that may hold celery, not fish | spices)."""
+    is that part's business (its own reading says what it is). Two neighbouring words joined are checked for every
+    reading by :func:`_reading` ("Fisch gewürz" is Fischgewürz, a seasoning that may hold celery, not fish | spices)."""
     have = {p.code for syn in synonyms for p in ontology.allergen_paths(syn.canonical_id)}
     words: list[str] = []
     cuts: set[int] = set()  # word index where a part starts (after the first)
@@ -448,16 +459,14 @@ def _keeps_spans(parts: tuple[str, ...], synonyms: tuple[Synonym, ...], ontology
         if words:
             cuts.add(len(words))
         words.extend(part.split(" "))
-
-    def carries_more(key: str) -> bool:
-        return any(p.code not in have for syn in resolve_key(key, ontology)[0]
-                   for p in ontology.allergen_paths(syn.canonical_id))  # fmt: skip
-
     for i in range(len(words)):
         for j in range(i + 2, min(len(words), i + MAX_HINT_GRAM) + 1):
-            if any(i < c < j for c in cuts) and carries_more(" ".join(words[i:j])):
-                return False
-    return _keeps_joins(words, have, ontology)
+            if not any(i < c < j for c in cuts):
+                continue
+            for syn in resolve_key(" ".join(words[i:j]), ontology)[0]:
+                if any(p.code not in have for p in ontology.allergen_paths(syn.canonical_id)):
+                    return False
+    return True
 
 
 def vague(syn: Synonym, ontology: Ontology) -> bool:

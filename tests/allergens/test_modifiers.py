@@ -4,7 +4,7 @@ ontology: the head and the stripped words, the words never stripped, and the two
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from dinecheck.allergens.modifiers import strip_modifiers
@@ -84,10 +84,14 @@ def test_an_allergen_synonym_with_modifiers_in_a_clean_label_is_never_safe(case,
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SYNONYMS), st.lists(st.sampled_from(MODIFIERS), min_size=1, max_size=3))
 def test_removing_modifiers_never_removes_an_allergen(case, words):
-    """What the bare name carries, the name with modifiers carries too (for every allergen of the full profile)."""
+    """What the bare name carries, the name with modifiers carries too (for every allergen of the full profile) —
+    unless the dressed text is itself a known name, read as that name ("chili seasoning", a seasoning for chili con
+    carne, is no Chilean "seasoning")."""
     _code, synonym = case
+    text = " ".join([*words, synonym])
+    assume(lookup_key(text) not in ONTO.synonyms)
     bare = {f.code for f in check_label(synonym, PROFILE_ALL, ONTO).findings}
-    dressed = {f.code for f in check_label(" ".join([*words, synonym]), PROFILE_ALL, ONTO).findings}
+    dressed = {f.code for f in check_label(text, PROFILE_ALL, ONTO).findings}
     assert bare <= dressed, (synonym, words)
 
 

@@ -175,8 +175,10 @@ def test_a_word_split_by_a_space_is_read_joined_only_when_no_allergen_is_lost() 
     assert check_label("pea nuts, salt", ["PEANUT"], onto).verdict != "SAFE"
 
 
-@pytest.mark.parametrize(("text", "code"), [("organic Fisch gewürz, salt", "CELERY"), ("a chards, salt", "CELERY")])
+@pytest.mark.parametrize(("text", "code"), [("organic Fisch gewürz, salt", "CELERY"), ("a chards, salt", "CELERY"),
+                                           ("organic a chards, salt", "CELERY"), ("Polvo rones, salt", "TREE_NUTS")])
 def test_no_reading_drops_what_two_neighbouring_words_joined_name(text: str, code: str) -> None:
     """"Fisch gewürz" is not fish | spices when Fischgewürz (a seasoning) may hold celery; "a chards" is not an article
-    and chard when achards may: the property test found both."""
+    and chard when achards may; "Polvo rones" is not powdered rum (ron) when polvorones hold almonds: the property
+    test found all of them, by segmentation, rewrite and modifier readings."""
     assert check_label(text, [code], load_data_dir()).verdict != "SAFE"

@@ -217,3 +217,15 @@ def test_an_off_only_name_never_makes_a_label_safe(taxonomy_path: Path, tmp_path
         assert check_label("Sesambrötchen", ["SESAME"], ont).verdict == "AVOID"
         for profile in (["WHEAT"], ["GLUTEN"], ["PEANUT"]):
             assert check_label("Sesambrötchen, Salz", profile, ont).verdict == "VERIFY", profile
+
+
+def test_an_imported_joined_word_vetoes_a_reading_only_with_what_it_surely_names(tmp_path: Path) -> None:
+    """OFF's "wheatflour" is gluten and, as an OFF name, every other allergen at POSSIBLE — a doubt of the import,
+    not knowledge of the word: "organic whole wheat flour" stays wheat flour (SAFE for a peanut allergy), while a
+    split "wheat flour" is never read without the gluten the joined word names."""
+    with open_store(f"sqlite:///{tmp_path / 'off.sqlite'}") as store:
+        import_taxonomy(store, parse_taxonomy("en: gluten, wheatflour\n", "t.txt"))
+        ont = store.ontology()
+    assert [s.canonical_id for s in ont.lookup("wheatflour")] == ["off_taxonomy_gluten"]
+    assert check_label("sugar, organic whole wheat flour, salt", ["PEANUT"], ont).verdict == "SAFE"
+    assert check_label("sugar, organic whole wheat flour, salt", ["GLUTEN"], ont).verdict == "AVOID"
