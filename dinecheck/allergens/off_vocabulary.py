@@ -11,7 +11,8 @@ the union of:
 * POSSIBLE for every allergen named by a word or word group (1–3 words) of any of its names, looked up exactly in
   our ontology ("milk" in "milk chocolate coating", "Erdnuss" in a German name);
 * everything its ``<`` parents carry, transitively (their DEFINITE becomes DERIVED), and every allergen at POSSIBLE
-  when a parent is of unknown composition (below).
+  when a parent is of unknown composition (below) — a doubt that stops at an entry our ontology names itself (our
+  pork says what pork may hold, whatever OFF's "animal" may be).
 
 An entry is **anchored** when it, or one of its ancestors, is an ingredient our ontology knows (by an exact name):
 ``en:kiwi`` < ``en:fruit``. An entry that is not anchored is of unknown composition (a dish, a brand-like name):
