@@ -25,6 +25,21 @@ _CONNECTORS = frozenset({"of", "from", "de", "d'", "du", "des", "aus", "von", "d
                          "provenienza", "produce", "product", "grown", "made", "la", "l'", "le", "the"})  # fmt: skip
 MAX_WORDS = 12
 MAX_MODIFIER_WORDS = 5
+# colour words describe a variety of a plant ("red lentils", "lentilles vertes", "rote Zwiebeln") but name another
+# product before anything else ("white sauce", "red curry paste", "black pudding", "golden raisins" are sulphured):
+# they are stripped only around a head every reading of which is a fruit, vegetable, pulse or mushroom ("golden",
+# "light" and "dark" never)
+COLOURS = frozenset("""
+red green yellow white black purple brown
+rouge rouges vert verte verts vertes jaune jaunes blanc blanche blancs blanches noir noire noirs noires violet
+violette violets violettes
+rot rote roter roten rotes rotem grun grune gruner grunen grunes grunem gelb gelbe gelber gelben gelbes gelbem
+weiss weisse weisser weissen weisses weissem schwarz schwarze schwarzer schwarzen schwarzes schwarzem
+rojo roja rojos rojas verde verdes amarillo amarilla amarillos amarillas blanco blanca blancos blancas negro negra
+negros negras morado morada morados moradas
+rosso rossa rossi rosse verdi giallo gialla gialli gialle bianco bianca bianchi bianche nero nera neri nere
+""".split())  # fmt: skip
+PLANT_CATEGORIES = frozenset({"fruit", "vegetable", "legume", "mushroom"})
 
 
 def _words(key: str) -> list[str]:
@@ -82,8 +97,6 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
     reading and the caller keeps the allergens of all: two heads of the same length ("sucres semoule fine": sucres
     + semoule fine, or sucre semoule + fine), or a modifier that is also part of a longer name ("teilentolte brazil
     nuts": brazil nuts, or Brazil + nuts — the bare "nuts" may be PEANUT)."""
-    from dinecheck.allergens.normalize import resolve_key  # normalize uses this module
-
     mods = ontology.modifiers
     if not mods:
         return ()
@@ -96,14 +109,14 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
     pre[0] = True
     for i in range(1, n + 1):
         for k in range(max(0, i - MAX_MODIFIER_WORDS), i):
-            if pre[k] and _join(words[k:i]) in mods:
+            if pre[k] and (_join(words[k:i]) in mods or (k == i - 1 and words[k] in COLOURS)):
                 pre[i] = True
                 break
     suf = [False] * (n + 1)
     suf[n] = True
     for j in range(n - 1, -1, -1):
         for k in range(j + 1, min(n, j + MAX_MODIFIER_WORDS) + 1):
-            if suf[k] and _join(words[j:k]) in mods:
+            if suf[k] and (_join(words[j:k]) in mods or (k == j + 1 and words[j] in COLOURS)):
                 suf[j] = True
                 break
         if not suf[j] and words[j] in _CONNECTORS:  # "of spain", "d'espagne", "origin france"
@@ -112,6 +125,18 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
                     suf[j] = True
                     break
     heads = [(i, i + size) for size in range(n - 1, 0, -1) for i in range(0, n - size + 1)
-             if pre[i] and suf[i + size] and resolve_key(_join(words[i : i + size]), ontology)[0]]  # fmt: skip
+             if pre[i] and suf[i + size] and _head_fits(words, i, i + size, ontology)]  # fmt: skip
     return tuple((_join(words[i:j]), tuple(w for w in (*words[:i], *words[j:]) if w not in ("d'", "l'")))
                  for i, j in heads)  # fmt: skip
+
+
+def _head_fits(words: list[str], i: int, j: int, ontology: Ontology) -> bool:
+    """Whether ``words[i:j]`` is a known name, and a plant's when a colour word is stripped around it."""
+    from dinecheck.allergens.normalize import resolve_key  # normalize uses this module
+
+    found = resolve_key(_join(words[i:j]), ontology)[0]
+    if not found:
+        return False
+    if COLOURS.isdisjoint((*words[:i], *words[j:])):
+        return True
+    return all(ontology.ingredients[s.canonical_id].category in PLANT_CATEGORIES for s in found)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dinecheck.allergens.modifiers import strip_modifiers
+from dinecheck.allergens.modifiers import COLOURS, strip_modifiers
 from dinecheck.allergens.ontology import NEGATIONS, load_data_dir
 from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
 from dinecheck.allergens.text import lookup_key
@@ -63,7 +63,7 @@ def test_a_modifier_alone_is_not_an_ingredient() -> None:
 
 SYNONYMS = sorted({(p.code, s.text) for syns in ONTO.synonyms.values() for s in syns
                    for p in ONTO.allergen_paths(s.canonical_id) if len(s.text) < 60})  # fmt: skip
-MODIFIERS = sorted(k for k in ONTO.modifiers if k.isascii() or k.replace(" ", "").isalpha())
+MODIFIERS = sorted({*(k for k in ONTO.modifiers if k.isascii() or k.replace(" ", "").isalpha()), *COLOURS})
 CLEAN = ["water", "sugar", "salt", "rice", "sunflower oil", "citric acid", "eau", "sucre", "sel", "Zucker", "agua"]
 
 
@@ -187,3 +187,18 @@ def test_a_part_word_alone_is_never_a_note_and_a_part_keeps_its_food_allergens()
     assert check_label("salt, breast", ["PEANUT"], ONTO).unmatched == ("breast",)
     assert check_label("salt, filet de cabillaud", ["FISH"], ONTO).verdict == "AVOID"
     assert check_label("salt, prawn tails", ["SHELLFISH"], ONTO).verdict == "AVOID"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("red lentils", ("lentils", ("red",))),
+    ("lentilles vertes", ("lentilles", ("vertes",))),
+    ("rote Zwiebeln", ("zwiebeln", ("rote",))),
+    ("red ripe tomatoes", ("tomatoes", ("red", "ripe"))),
+    ("white sauce", None),  # a colour names another product before anything but a plant
+    ("red curry paste", None),
+    ("black pudding", None),
+    ("white fish", None),
+    ("golden raisins", None),  # sulphured: "golden" is never stripped
+])  # fmt: skip
+def test_a_colour_is_stripped_only_around_a_fruit_vegetable_pulse_or_mushroom(text: str, expected) -> None:
+    assert strip_modifiers(lookup_key(text), ONTO) == expected
