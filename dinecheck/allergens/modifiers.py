@@ -9,7 +9,8 @@ introduced by of/from/de/aus/di/del … (``sheep's milk of Spain``).
 
 Safety: a modifier never names an allergen and is never a bare negation or a number (the ontology drops such entries
 on load, :meth:`Ontology._drop_unsafe_modifiers`), so the head carries every allergen the token can carry; words
-that change meaning (fried, seasoned, pickled, breaded, colours, purée, paste …) are not modifiers at all. The
+that change meaning (fried, seasoned, pickled, breaded, colours, purée, paste …) are not modifiers at all — except
+that a colour word (:data:`COLOURS`) is stripped around a fruit, vegetable, pulse or mushroom ("red lentils"). The
 longest head that resolves names the token; every other head that resolves is a reading too, and all their allergens
 count ("teilentolte brazil nuts": brazil nuts, and nuts with "brazil" as an origin). The result names the head and
 the stripped words.
