@@ -12,6 +12,7 @@ throw-away store (as ``bench/allergens_eval.py --off`` does). Prints; asserts no
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -26,12 +27,12 @@ BIG9 = ("PEANUT", "MILK", "EGG", "GLUTEN", "SOY", "SESAME", "FISH", "SHELLFISH",
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(argv if argv is not None else sys.argv[1:])
-    off = None
-    if args[:1] == ["--off"] and len(args) > 1:
-        off, args = Path(args[1]), args[2:]
-    files = [Path(a) for a in args] or sorted(FOLDER.glob("*.jsonl"))
-    onto = _ontology(off)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", type=Path, nargs="*", help="corpora (default: every corpus of the folder)")
+    ap.add_argument("--off", type=Path, help="import the OFF taxonomy files of this folder first")
+    args = ap.parse_args(argv)
+    files = args.files or sorted(FOLDER.glob("*.jsonl"))
+    onto = _ontology(args.off)
     for path in files:
         labels = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         shares, false_safe = [], []

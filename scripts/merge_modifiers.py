@@ -36,6 +36,9 @@ from dinecheck.allergens.furniture import furniture
 from dinecheck.allergens.ontology import _NOT_MODIFIER_KEYS, NEGATIONS, load_data_dir
 from dinecheck.allergens.text import lookup_key
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from merge_vocabulary import everyday_word  # noqa: E402  (a sibling script)
+
 DATA = Path(__file__).resolve().parents[1] / "dinecheck" / "allergens" / "data" / "ingredients" / "m_modifiers.jsonl"
 TARGET = {"processing": "modifier_processing", "quality": "modifier_quality", "part": "modifier_part"}
 PART_NOTE = ("cuts and parts of an animal or plant, which are still that animal or plant ('cuisse de' canard, chicken "
@@ -44,13 +47,8 @@ PART_NOTE = ("cuts and parts of an animal or plant, which are still that animal 
 
 # rejected in one language for a reason that holds for these words of another, whose glosses the writer worded
 # differently: French "fruits secs" may be nuts (Italian "frutta secca" is), Spanish "cortezas de cerdo" a snack
+EVERYDAY_ZIPF = 3.5  # modifiers apply to labels of every language: only common English words are kept out
 SAME_DOUBT = frozenset({("it", "secchi"), ("it", "secche"), ("es", "corteza de")})
-
-
-def _everyday_english(word: str) -> bool:
-    from wordfreq import zipf_frequency  # a maintainer-tool dependency, not a runtime one
-
-    return zipf_frequency(word, "en") >= 3.5
 
 
 def _meaning(gloss: str) -> str:
@@ -86,7 +84,7 @@ def merge(writer: list[dict], review: list[dict]) -> tuple[dict[str, dict[str, l
             reason = "already a modifier (or repeated)"
         elif key in onto.synonyms or any(w in onto.synonyms for w in words):
             reason = "an ingredient name"
-        elif lang != "en" and len(words) == 1 and _everyday_english(key):
+        elif lang != "en" and len(words) == 1 and everyday_word(key, ("en",), EVERYDAY_ZIPF):
             reason = "everyday English word"
         if reason:
             skipped[reason] += 1

@@ -61,6 +61,7 @@ import sys
 from collections import Counter
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from dinecheck.allergens.furniture import furniture
 from dinecheck.allergens.normalize import normalize, resolve_key, word_hints
@@ -125,15 +126,11 @@ def rewrite_codes(name: str, onto) -> set[str]:
 def everyday_rewrites() -> dict[str, str]:
     """``{rewritten key: everyday word}`` for the 20,000 commonest words of each label language (``wordfreq``): an
     inflection rewrite of an everyday word ("base" → "basa", a fish) must not land on a new name."""
-    try:
-        import wordfreq  # type: ignore[import-not-found]  # a maintainer tool's dependency, not the package's
-    except ImportError:
-        raise SystemExit("merge_vocabulary needs wordfreq: .venv/bin/pip install wordfreq") from None
     from dinecheck.allergens.normalize import _inflected
 
     out: dict[str, str] = {}
     for lang in (*LANGUAGES, "nl"):
-        for word in wordfreq.top_n_list(lang, 20_000):
+        for word in _wordfreq().top_n_list(lang, 20_000):
             key = lookup_key(word)
             if key and " " not in key:
                 for variant in _inflected(key):
@@ -141,13 +138,19 @@ def everyday_rewrites() -> dict[str, str]:
     return out
 
 
-def everyday_word(key: str, languages: tuple[str, ...] = ("en",)) -> bool:
-    """An everyday word of one of ``languages`` (Zipf frequency ≥ 3 in the ``wordfreq`` lists, a general source)."""
+def everyday_word(key: str, languages: tuple[str, ...] = ("en",), zipf: float = ENGLISH_ZIPF) -> bool:
+    """An everyday word of one of ``languages`` (Zipf frequency ≥ ``zipf`` in the ``wordfreq`` lists, a general
+    source)."""
+    return any(_wordfreq().zipf_frequency(key, lang) >= zipf for lang in languages)
+
+
+def _wordfreq() -> Any:
+    """The ``wordfreq`` module: a maintainer tool's dependency, not the package's."""
     try:
-        import wordfreq  # type: ignore[import-not-found]  # a maintainer tool's dependency, not the package's
+        import wordfreq  # type: ignore[import-not-found]
     except ImportError:
-        raise SystemExit("merge_vocabulary needs wordfreq: .venv/bin/pip install wordfreq") from None
-    return any(wordfreq.zipf_frequency(key, lang) >= ENGLISH_ZIPF for lang in languages)
+        raise SystemExit("the merge tools need wordfreq: .venv/bin/pip install wordfreq") from None
+    return wordfreq
 
 
 def _eu(ingredient_id: str, onto) -> str:

@@ -19,6 +19,7 @@ the stripped words.
 from __future__ import annotations
 
 from dinecheck.allergens.ontology import Ontology
+from dinecheck.allergens.text import lookup_key
 
 # words introducing an origin tail ("of Spain", "d'Espagne", "aus Italien", "di Sicilia", "origin France")
 _CONNECTORS = frozenset({"of", "from", "de", "d'", "du", "des", "aus", "von", "di", "da", "del", "della", "dal",
@@ -30,12 +31,12 @@ MAX_MODIFIER_WORDS = 5
 # product before anything else ("white sauce", "red curry paste", "black pudding", "golden raisins" are sulphured):
 # they are stripped only around a head every reading of which is a fruit, vegetable, pulse or mushroom ("golden",
 # "light" and "dark" never)
-COLOURS = frozenset("""
+COLOURS = frozenset(lookup_key(w) for w in """
 red green yellow white black purple brown
 rouge rouges vert verte verts vertes jaune jaunes blanc blanche blancs blanches noir noire noirs noires violet
 violette violets violettes
-rot rote roter roten rotes rotem grun grune gruner grunen grunes grunem gelb gelbe gelber gelben gelbes gelbem
-weiss weisse weisser weissen weisses weissem schwarz schwarze schwarzer schwarzen schwarzes schwarzem
+rot rote roter roten rotes rotem grün grüne grüner grünen grünes grünem gelb gelbe gelber gelben gelbes gelbem
+weiß weiße weißer weißen weißes weißem schwarz schwarze schwarzer schwarzen schwarzes schwarzem
 rojo roja rojos rojas verde verdes amarillo amarilla amarillos amarillas blanco blanca blancos blancas negro negra
 negros negras morado morada morados moradas
 rosso rossa rossi rosse verdi giallo gialla gialli gialle bianco bianca bianchi bianche nero nera neri nere
