@@ -243,16 +243,21 @@ def _keeps_words(key: str, variant: str, found: Iterable[Synonym], ontology: Ont
 
 
 def _keeps_joins(words: list[str], have: set[str], ontology: Ontology) -> bool:
-    """Whether no two neighbouring words, joined, are a name carrying an allergen outside ``have`` (the words may
-    be one word split by a space). An imported name of unknown composition counts only what it surely carries
-    (OFF's "wheatflour" is gluten; its other allergens are the import's doubt, not knowledge of the word)."""
+    """Whether no two neighbouring words, joined, are a name carrying an allergen outside ``have``."""
+    return _join_codes(words, ontology) <= have
+
+
+def _join_codes(words: list[str], ontology: Ontology) -> set[str]:
+    """The allergens named by two neighbouring words joined (the words may be one word split by a space: "E is" may
+    be "Eis"). An imported name of unknown composition counts only what it surely carries (OFF's "wheatflour" is
+    gluten; its other allergens are the import's doubt, not knowledge of the word)."""
+    codes: set[str] = set()
     for a, b in zip(words, words[1:], strict=False):
         for syn in ontology.synonyms.get(a + b, ()):
             floor = (_POSSIBLE if ontology.ingredients[syn.canonical_id].category in UNKNOWN_COMPOSITION_CATEGORIES
                      else -1)  # fmt: skip
-            if any(p.code not in have and p.level.rank > floor for p in ontology.allergen_paths(syn.canonical_id)):
-                return False
-    return True
+            codes.update(p.code for p in ontology.allergen_paths(syn.canonical_id) if p.level.rank > floor)
+    return codes
 
 
 def allergen_codes(key: str, ontology: Ontology) -> frozenset[str]:
@@ -273,8 +278,10 @@ def split_keeps(whole: str, parts: tuple[str, ...], ontology: Ontology) -> bool:
     """Whether reading the unknown key ``whole`` as its conjunction ``parts`` keeps every allergen of the names
     inside it (:func:`word_hints`). A known name may span the conjunction behind words that keep ``whole`` from
     resolving ("liofilizzate crema de avellanas y cacao allevato a terra": the spread carries MILK, no part does);
-    then the split would drop an allergen, and the segment stays whole (unknown, its names as hints)."""
+    then the split would drop an allergen, and the segment stays whole (unknown, its names as hints). So may a word
+    split by a space around a conjunction ("E is": Eis, ice cream)."""
     inside = _codes((s for _gram, syns in word_hints(whole, ontology) for s in syns), ontology)
+    inside |= _join_codes(whole.split(" "), ontology)
     if not inside:
         return True
     split: set[str] = set()
@@ -346,8 +353,9 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
 def _bare_note(key: str, ontology: Ontology) -> bool:
     """An unknown key that is only a place, a fishing area, processing and quality words, function words and unit
     symbols ("les", "Not", "mg": a fragment of prose), or a verb-last instruction naming no allergen — a note."""
-    if only_function_words(key):
-        return not any(resolve_key(w, ontology)[0] for w in key.split(" "))  # no word the ontology reads
+    if only_function_words(key):  # no word the ontology reads, nor two words joined that name an allergen ("E is")
+        words = key.split(" ")
+        return not any(resolve_key(w, ontology)[0] for w in words) and _keeps_joins(words, set(), ontology)
     if verb_final_instruction(key):  # "3-5 Minuten ziehen lassen": an instruction, unless it names an allergen
         return not _names_allergen(key, ontology)
     return ontology.modifiers.get(key) == "modifier_origin" or is_place(key) or only_modifiers(key, ontology)
