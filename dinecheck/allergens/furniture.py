@@ -69,7 +69,8 @@ def furniture() -> Furniture:
     return Furniture(
         statements=keys("statements"),
         sentences=keys("sentences"),
-        instructions=keys("instructions"),
+        # German and Dutch put the infinitive first too ("Aufbacken bei 200 °C", "Vor Gebrauch schütteln" aside)
+        instructions=tuple(dict.fromkeys((*keys("instructions"), *keys("instruction_finals")))),
         instruction_cues=frozenset(keys("instruction_cues")),
         origin_leads=keys("origin_leads"),
         places=frozenset(keys("places")),

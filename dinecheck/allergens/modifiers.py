@@ -42,6 +42,10 @@ negros negras morado morada morados moradas
 rosso rossa rossi rosse verdi giallo gialla gialli gialle bianco bianca bianchi bianche nero nera neri nere
 """.split())  # fmt: skip
 PLANT_CATEGORIES = frozenset({"fruit", "vegetable", "legume", "mushroom"})
+# English "pure" ("pure orange juice", "pure Australian honey") folds to the key of Spanish "puré" (a purée, which may
+# hold milk), so it is no modifier; before the head it is English only: "puré" stands before its food with "de"
+# ("puré de patatas"), and a head never begins with "de"
+_BEFORE_ONLY = frozenset({"pure"})
 
 
 def _words(key: str) -> list[str]:
@@ -111,14 +115,14 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
     pre[0] = True
     for i in range(1, n + 1):
         for k in range(max(0, i - MAX_MODIFIER_WORDS), i):
-            if pre[k] and (_join(words[k:i]) in mods or (k == i - 1 and words[k] in COLOURS)):
+            if pre[k] and (_is_modifier(words[k:i], mods) or (k == i - 1 and words[k] in COLOURS | _BEFORE_ONLY)):
                 pre[i] = True
                 break
     suf = [False] * (n + 1)
     suf[n] = True
     for j in range(n - 1, -1, -1):
         for k in range(j + 1, min(n, j + MAX_MODIFIER_WORDS) + 1):
-            if suf[k] and (_join(words[j:k]) in mods or (k == j + 1 and words[j] in COLOURS)):
+            if suf[k] and (_is_modifier(words[j:k], mods) or (k == j + 1 and words[j] in COLOURS)):
                 suf[j] = True
                 break
         if not suf[j] and words[j] in _CONNECTORS:  # "of spain", "d'espagne", "origin france"
@@ -130,6 +134,16 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
              if pre[i] and suf[i + size] and _head_fits(words, i, i + size, ontology)]  # fmt: skip
     return tuple((_join(words[i:j]), tuple(w for w in (*words[:i], *words[j:]) if w not in ("d'", "l'")))
                  for i, j in heads)  # fmt: skip
+
+
+def _is_modifier(words: list[str], mods: dict[str, str]) -> bool:
+    """Whether ``words`` is one modifier: a known one, or "non" before a processing or quality word ("non
+    hydrogenated", "sel non iodé" — it negates a process, never an ingredient: a modifier never names an allergen)."""
+    phrase = _join(words)
+    if phrase in mods:
+        return True
+    return len(words) > 1 and words[0] == "non" and mods.get(_join(words[1:])) in ("modifier_processing",
+                                                                                   "modifier_quality")
 
 
 def _head_fits(words: list[str], i: int, j: int, ontology: Ontology) -> bool:

@@ -413,14 +413,9 @@ def _any_reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
         stripped = _stripped(key, ontology)
         if stripped is not None:
             return stripped
-        for sep in _SOURCE_SEPARATORS:  # "glucose syrup from wheat": both names, both their allergens
-            i = key.find(sep)
-            if i > 0:
-                sides = (key[:i], key[i + len(sep) :])
-                read = [_stripped(p, ontology) or resolve_key(p, ontology) for p in sides]
-                if all(r[0] for r in read):
-                    return (tuple(s for r in read for s in r[0]), f"{read[0][1]} | {read[1][1]}",
-                            f"source: {sep.strip()}")  # fmt: skip
+        both = _both_names(key, ontology)
+        if both is not None:
+            return both
     if not syns and " " in key:
         pair = _joined_pair(key, ontology)
         if pair is not None:
@@ -490,6 +485,43 @@ def vague(syn: Synonym, ontology: Ontology) -> bool:
 _SOURCE_SEPARATORS = (" made from ", " derived from ", " obtained from ", " from ", " issu de ", " issue de ",
                       " issus de ", " issues de ", " obtenu a partir de ", " aus ", " hergestellt aus ",
                       " procedente de ", " obtenido de ", " ottenuto da ", " derivato da ")  # fmt: skip
+# "A in B": a food and the medium it is packed in (the Codex standards for canned fish, fruit and vegetables name the
+# packing media: water, brine, oil, juice, syrup, sauce) — read as both names too
+_MEDIUM_SEPARATORS = (" packed in ", " in ", " im ", " en ", " dans ")
+# French, Italian and Spanish "à l'… / au … / al …" also name a dish by what flavours it ("riz au lait", "pane al
+# latte", "pain aux raisins" holds custard): read as a food and its medium only when the medium is one
+_DISH_SEPARATORS = (" a l'", " a la ", " au ", " aux ", " all'", " al ", " alla ", " allo ", " alle ")
+MEDIUM_CATEGORIES = frozenset({"oil", "fat", "water", "salt", "vinegar", "juice"})
+
+
+def _side(key: str, ontology: Ontology) -> _Resolved:
+    """One side of "A from B" / "A in B": the name itself first (exactly or by a rewrite: "sicilian pecorino" is a
+    cheese that may hold egg lysozyme, not pecorino from Sicily), else the name with modifiers around it."""
+    found = _rewritten(key, ontology)
+    if found[0]:
+        return found
+    return _stripped(key, ontology) or found
+
+
+def _both_names(key: str, ontology: Ontology) -> _Resolved | None:
+    """``key`` read as two known names joined by a source or packing-medium word ("glucose syrup from wheat", "tuna
+    in sunflower oil", "thon à l'huile de tournesol"): the synonyms of both sides (each exact, rewritten or with
+    modifiers around it), so the allergens of both count; None when no separator has two known sides."""
+    for seps, kind in ((_SOURCE_SEPARATORS, "source"), (_MEDIUM_SEPARATORS, "medium"), (_DISH_SEPARATORS, "medium")):
+        for sep in seps:
+            i = key.find(sep)
+            if i <= 0:
+                continue
+            read = [_side(side, ontology) for side in (key[:i], key[i + len(sep) :])]
+            if not all(r[0] for r in read):
+                continue
+            if seps is _DISH_SEPARATORS and not all(
+                ontology.ingredients[s.canonical_id].category in MEDIUM_CATEGORIES for s in read[1][0]
+            ):
+                continue
+            return (tuple(s for r in read for s in r[0]), f"{read[0][1]} | {read[1][1]}",
+                    f"{kind}: {sep.strip()}")  # fmt: skip
+    return None
 
 
 def _rewritten(key: str, ontology: Ontology) -> _Resolved:

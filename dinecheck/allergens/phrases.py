@@ -36,9 +36,12 @@ new line, a closing bracket it is inside of) or the next chosen phrase — that 
   ("Made in France", "Hergestellt in Deutschland") is masked only when it is short and names no shared production
   (a facility warning is never masked). Packaging, weight and batch lines too. A statement never hides a word that
   names an allergen.
-* List introducers ("contains 2% or less of:", "contains less than 1% of the following") and allergen boilerplate
-  ("Allergy advice: for allergens, including cereals containing gluten, see ingredients in bold", "Allergènes : voir
-  les ingrédients en gras") are masked silently: they state no allergen of the product.
+* List introducers ("contains 2% or less of:", "contains less than 1% of the following") are masked silently: they
+  state no allergen of the product. An allergen pointer ("Allergy advice: for allergens, including cereals containing
+  gluten, see ingredients in bold", "Allergènes : voir les ingrédients en gras") is masked too, and — unless the text
+  still shows emphasis (``_milk_``, ``*milk*``, a word in capitals among lower-case ones: :func:`shows_emphasis`),
+  whose words are read as ingredients like any other — it is an ``ALLERGEN_NOTICE`` hit that names no allergen: the
+  bold it points at is lost from plain text, so it applies to every profile allergen at POSSIBLE (issue 8, item 4).
 """
 
 from __future__ import annotations
@@ -405,6 +408,24 @@ _INTRO_STARTS = ("contain", "contient moins de", "enthalt weniger als", "allerg"
                  "this product")  # fmt: skip
 
 
+# the introducers that point at the allergens of the list ("Allergens: see ingredients in bold") rather than at a
+# part of it ("contains 2% or less of:")
+_POINTER_STARTS = ("allerg", "alergenos", "for allergens")
+# an allergen printed in emphasis the text still shows: "_milk_", "*milk*", or a word in capitals among lower-case ones
+_SHOWN_EMPHASIS = regex.compile(r"(?<![^\W_])_[^\W\d_]|[^\W\d_]_(?![^\W_])|\*[^\W\d_]")
+_CAPITALS_WORD = regex.compile(r"\b[^\W\d_a-z]{3,}\b")
+_LOWER_WORD = regex.compile(r"\b[a-z]{3,}\b")
+
+
+def shows_emphasis(text: str) -> bool:
+    """Whether a label's text still marks its allergens (underscores or asterisks around a word, or a word in
+    capitals among lower-case words): then "see bold" points at words the list still shows, and they are read as
+    ingredients like any other."""
+    if _SHOWN_EMPHASIS.search(text, timeout=_TIMEOUT):
+        return True
+    return bool(_LOWER_WORD.search(text, timeout=_TIMEOUT)) and bool(_CAPITALS_WORD.search(text, timeout=_TIMEOUT))
+
+
 def _intro_matches(t: str) -> list[regex.Match[str]]:
     """The matches of :data:`_INTRO` in ``t``, as ``finditer`` gives them (leftmost, non-overlapping), trying the
     pattern only where a match can start."""
@@ -520,7 +541,12 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
         next_start = chosen[n + 1].start if n + 1 < len(chosen) else len(t)
         if c.kind == "intro":  # the free "see …" part stays text when it names an allergen (a missing comma)
             end = c.list_start if _mentions_allergen(t[c.list_start : c.end], ontology) else c.end
-            masks.append(raw(c.start, end))
+            a, b = raw(c.start, end)
+            masks.append((a, b))
+            if t.startswith(_POINTER_STARTS, c.start) and not shows_emphasis(text[:a] + " " + text[b:]):
+                # "Allergens: see bold" names no allergen, and the emphasis it points to is lost from the text: it
+                # applies to every profile allergen (issue 8, item 4)
+                hits.append(PhraseHit(t[c.start : end].strip(), "ALLERGEN_NOTICE", RiskLevel.POSSIBLE, (), (a, b)))
             continue
         if c.kind in ("statement", "sentence", "instruction", "instruction_item", "origin"):
             # a statement up to the end of its item (what follows a comma may be an ingredient again), an advisory,

@@ -146,7 +146,10 @@ CARRIERS = ["Serve with {s}.", "Cook with {s} for 2 minutes.", "Made in {s}.", "
             "Drained weight {s} 240g.", "Nutrition: fat 3g, {s}, salt 1g.", "High in {s}.",
             "In der Pfanne mit {s} 5 Minuten braten.", "{s} 3 Minuten ziehen lassen.", "{s} kochen.", "les {s}",
             "Store at {s}.", "Nach dem Auftauen {s}.", "Serve with ({s}) for 2 minutes.", "Cook for 2 minutes ({s}).",
-            "Mix 12% ({s}), salt.", "Serve with {s}, 2 minutes."]  # fmt: skip
+            "Mix 12% ({s}), salt.", "Serve with {s}, 2 minutes.", "This product may contain {s}.",
+            "Ideal for {s}.", "Idéale pour {s}.", "Due to manufacturing methods, {s}.", "Aufbacken bei 200 °C mit {s}.",
+            "Best served with {s}.", "Cannot guarantee {s} free.", "Acidity {s}.", "tuna in {s}", "{s} in water",
+            "thon à l'{s}", "Ce produit {s}."]  # fmt: skip
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -298,3 +301,45 @@ def test_a_nutrition_row_may_name_its_nutrient_in_the_singular(table: str) -> No
     """Italian and Spanish tables write "Proteina"/"Proteína" as often as the plural; both are rows, not ingredients
     (the OFF import reads the singular as a name of its protein entry, which Germans call "Eiweiß")."""
     assert check(f"Riso, sale. {table}", "EGG").verdict == "SAFE"
+
+
+@pytest.mark.parametrize("text", [
+    "sugar. This product may contain traces of nuts.", "sucre. Ce produit peut contenir des traces de fruits à coque.",
+    "Zucker. Dieses Produkt kann Spuren von Nüssen enthalten.",
+    "azúcar. Este producto puede contener trazas de frutos de cáscara.",
+    "zucchero. Questo prodotto può contenere tracce di frutta a guscio.", "sugar. Our products may contain nuts.",
+])  # fmt: skip
+def test_the_subject_of_a_warning_is_no_ingredient(text: str) -> None:
+    """"This product" / "Ce produit" / "Dieses Produkt" left before "may contain …" is the warning's subject: the
+    warning counts for the nuts it names, and a milk allergy gets SAFE."""
+    assert check_label(text, ["MILK"], ONTO).verdict == "SAFE"
+    r = check_label(text, ["TREE_NUTS"], ONTO)
+    assert r.verdict == "VERIFY" and [f.code for f in r.findings] == ["TREE_NUTS"]
+
+
+@pytest.mark.parametrize("text", [
+    "sugar. Cannot guarantee nut free.", "sugar. We cannot guarantee this product is nut free.",
+    "sugar. We cannot guarantee that this product is free from nuts.",
+])  # fmt: skip
+def test_a_guarantee_refused_is_a_warning_for_what_it_names(text: str) -> None:
+    """"Cannot guarantee nut free" names nuts that may be there: they used to be lost (only the unknown words kept
+    the label VERIFY), and masking those words as furniture would have made it SAFE."""
+    r = check_label(text, ["TREE_NUTS", "MILK"], ONTO)
+    assert r.verdict == "VERIFY" and r.unmatched == ()
+    assert [(f.code, f.level) for f in r.findings] == [("TREE_NUTS", RiskLevel.POSSIBLE)]
+    assert check_label(text, ["MILK"], ONTO).verdict == "SAFE"
+
+
+@pytest.mark.parametrize("text", [
+    "Weizenmehl, Wasser. Aufbacken bei 200 °C für 5 Minuten.", "sugar. Best served chilled.",
+    "semola di grano duro. Cottura 8 minuti in acqua salata.", "huile de tournesol. Idéale pour la friture.",
+    "cider vinegar. Acidity 5%", "sugar. Due to manufacturing methods, may contain sesame.",
+])  # fmt: skip
+def test_instructions_suggestions_and_notes_are_furniture(text: str) -> None:
+    r = check_label(text, ["PEANUT"], ONTO)
+    assert r.verdict == "SAFE" and r.unmatched == (), r.review_reasons
+
+
+def test_a_suggestion_that_names_an_allergen_keeps_it() -> None:
+    assert check_label("sugar. Ideal for peanut lovers.", ["PEANUT"], ONTO).verdict != "SAFE"
+    assert check_label("Mehl. Mit Erdnüssen servieren.", ["PEANUT"], ONTO).verdict != "SAFE"

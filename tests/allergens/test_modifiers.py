@@ -63,7 +63,8 @@ def test_a_modifier_alone_is_not_an_ingredient() -> None:
 
 SYNONYMS = sorted({(p.code, s.text) for syns in ONTO.synonyms.values() for s in syns
                    for p in ONTO.allergen_paths(s.canonical_id) if len(s.text) < 60})  # fmt: skip
-MODIFIERS = sorted({*(k for k in ONTO.modifiers if k.isascii() or k.replace(" ", "").isalpha()), *COLOURS})
+MODIFIERS = sorted({*(k for k in ONTO.modifiers if k.isascii() or k.replace(" ", "").isalpha()), *COLOURS, "pure",
+                    *(f"non {k}" for k, kind in ONTO.modifiers.items() if kind == "modifier_processing")})
 CLEAN = ["water", "sugar", "salt", "rice", "sunflower oil", "citric acid", "eau", "sucre", "sel", "Zucker", "agua"]
 
 
@@ -103,6 +104,14 @@ def test_a_name_made_from_another_reads_as_both(text: str, codes: set[str]) -> N
     r = check_label(text, ["WHEAT", "GLUTEN", "PEANUT"], ONTO)
     assert r.unmatched == () and {f.code for f in r.findings} == codes
     assert check_label("tomato concentrate from zorblax", ["PEANUT"], ONTO).unmatched != ()
+
+
+def test_a_side_of_from_is_read_as_its_own_name_before_its_modifiers() -> None:
+    """Found by the packing-medium property: "sicilian pecorino" is a cheese that may hold egg lysozyme; the side of
+    "AKG from sicilian pecorino" was read as pecorino with an origin word, and the label was SAFE for EGG."""
+    for text in ("sugar, AKG from sicilian pecorino", "sugar, AKG in sicilian pecorino"):
+        r = check_label(text, ["EGG"], ONTO)
+        assert r.verdict == "VERIFY" and [f.code for f in r.findings] == ["EGG"], text
 
 
 @pytest.mark.parametrize(("bare", "dressed"), [
@@ -202,3 +211,21 @@ def test_a_part_word_alone_is_never_a_note_and_a_part_keeps_its_food_allergens()
 ])  # fmt: skip
 def test_a_colour_is_stripped_only_around_a_fruit_vegetable_pulse_or_mushroom(text: str, expected) -> None:
     assert strip_modifiers(lookup_key(text), ONTO) == expected
+
+
+@pytest.mark.parametrize(("text", "head", "stripped"), [
+    ("non hydrogenated palm oil", "palm oil", ("non", "hydrogenated")),
+    ("sel de mer non raffine", "sel de mer", ("non", "raffine")),
+    ("pure orange juice", "orange juice", ("pure",)),
+    ("pure australian honey", "honey", ("pure", "australian")),
+])  # fmt: skip
+def test_non_before_a_processing_word_and_english_pure_before_the_head_are_modifiers(text, head, stripped) -> None:
+    assert strip_modifiers(text, ONTO) == (head, stripped)
+
+
+def test_pure_after_the_head_and_non_before_a_name_are_no_modifiers() -> None:
+    """"pure" folds like Spanish "puré" (a purée, which may hold milk): only English word order, before the head,
+    reads it; "non" negates a process, never a food ("non dairy creamer" is not dairy creamer)."""
+    assert strip_modifiers("orange juice pure", ONTO) is None
+    assert strip_modifiers("non dairy creamer", ONTO) is None
+    assert check_label("sugar, non dairy creamer", ["MILK"], ONTO).verdict != "SAFE"

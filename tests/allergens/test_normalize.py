@@ -8,7 +8,7 @@ import pytest
 
 from dinecheck.allergens.normalize import is_known, normalize, resolve_key, split_keeps
 from dinecheck.allergens.ontology import RiskLevel, load_data_dir
-from dinecheck.allergens.pipeline import check_label
+from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
 from dinecheck.allergens.tokenize import tokenize
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "allergens_mini"
@@ -184,3 +184,34 @@ def test_no_reading_drops_what_two_neighbouring_words_joined_name(text: str, cod
     conjunction and a function word when Eis (ice cream) may hold egg: the property test found all of them, by
     segmentation, rewrite, modifier readings, a conjunction split and a function-word note."""
     assert check_label(text, [code], load_data_dir()).verdict != "SAFE"
+
+
+@pytest.mark.parametrize(("text", "codes", "rule"), [
+    ("tuna in sunflower oil", {"FISH"}, "medium: in"),
+    ("chickpeas in water", set(), "medium: in"),
+    ("diced tomatoes in tomato juice", set(), "medium: in"),
+    ("thon à l'huile de tournesol", {"FISH"}, "medium: a l'"),
+    ("Thunfisch in Sonnenblumenöl", {"FISH"}, "medium: in"),
+    ("atún en aceite de oliva", {"FISH"}, "medium: en"),
+    ("tonno all'olio di oliva", {"FISH"}, "medium: all'"),
+    ("glucose syrup from wheat", {"GLUTEN", "WHEAT"}, "source: from"),
+])  # fmt: skip
+def test_a_food_and_its_packing_medium_read_as_both_names(text: str, codes: set[str], rule: str) -> None:
+    onto = load_data_dir()
+    (res,) = normalize(tokenize(text), onto)
+    assert res.rule == rule
+    r = check_label(text, PROFILE_ALL, onto)
+    assert r.unmatched == () and {f.code for f in r.findings} == codes
+    assert r.verdict == ("AVOID" if codes else "SAFE")
+
+
+def test_a_dish_named_by_what_flavours_it_is_never_read_as_food_and_medium() -> None:
+    """French and Italian "au / à la / al" name dishes too ("riz au lait", "pain aux raisins"): only an oil, water,
+    brine, vinegar or juice after them is a medium, and an unknown side keeps the token unknown."""
+    onto = load_data_dir()
+    for text in ("riz au lait", "pain aux raisins", "pane al latte"):
+        (res,) = normalize(tokenize(text), onto)
+        assert not (res.rule or "").startswith("medium"), text
+    assert check_label("pain aux raisins", ["EGG"], onto).verdict != "SAFE"
+    assert check_label("tuna in zorblax", ["PEANUT"], onto).unmatched == ("tuna in zorblax",)
+    assert check_label("zorblax in water", ["PEANUT"], onto).unmatched == ("zorblax in water",)

@@ -10,6 +10,7 @@ import pytest
 
 from dinecheck.allergens.ontology import LANGUAGES, RiskLevel, load_data_dir
 from dinecheck.allergens.phrases import find_phrases, fold_with_map
+from dinecheck.allergens.pipeline import check_label
 from dinecheck.allergens.text import lookup_key as lookup
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "allergens_mini"
@@ -115,14 +116,36 @@ def test_shipped_phrase_file_covers_five_languages_and_every_type() -> None:
     assert len(shipped.risk_phrases) == len(rows)
 
 
+@pytest.mark.parametrize("text", ["contains 2% or less of", "Contains less than 1% of the following"])
+def test_list_introducers_are_masked_silently(text: str, onto) -> None:
+    scan = find_phrases(text, onto)
+    assert (scan.hits, scan.claims, scan.masks) == ((), (), ((0, len(text)),))
+
+
 @pytest.mark.parametrize(
     "text",
     ["Allergy advice: for allergens, including cereals containing gluten, see ingredients in bold",
-     "Allergènes : voir les ingrédients en gras", "contains 2% or less of", "Contains less than 1% of the following"],
+     "Allergènes : voir les ingrédients en gras", "Allergens: see bold", "ALLERGENE: SIEHE FETTDRUCK"],
 )
-def test_boilerplate_and_list_introducers_are_masked_silently(text: str, onto) -> None:
+def test_an_allergen_pointer_whose_emphasis_is_lost_applies_to_every_profile_allergen(text: str, onto) -> None:
+    """Issue 8, item 4: "allergens: see bold" names no allergen; in plain text the bold is gone, so the notice
+    applies to every profile allergen (masked, and reported as a generic hit)."""
     scan = find_phrases(text, onto)
-    assert (scan.hits, scan.claims, scan.masks) == ((), (), ((0, len(text)),))
+    assert scan.masks == ((0, len(text)),) and scan.claims == ()
+    assert [(h.type, h.level, h.allergens, h.generic) for h in scan.hits] == [
+        ("ALLERGEN_NOTICE", RiskLevel.POSSIBLE, (), True)]
+    r = check_label(f"Sugar, salt. {text}.", ["PEANUT"], load_data_dir())
+    assert r.verdict == "VERIFY" and [(f.code, f.level) for f in r.findings] == [("PEANUT", RiskLevel.POSSIBLE)]
+
+
+@pytest.mark.parametrize("text", ["Sugar, _milk_ powder. Allergens: see bold.",
+                                  "Sugar, *milk* powder. Allergens: see bold.",
+                                  "Sugar, MILK powder. Allergy advice: see ingredients in bold."])  # fmt: skip
+def test_an_allergen_pointer_is_settled_by_the_emphasis_the_text_still_shows(text: str, onto) -> None:
+    assert find_phrases(text, onto).hits == ()
+    shipped = load_data_dir()
+    assert check_label(text, ["PEANUT"], shipped).verdict == "SAFE"
+    assert check_label(text, ["MILK"], shipped).verdict == "AVOID"
 
 
 def test_every_shipped_phrase_is_found_and_reads_its_list() -> None:

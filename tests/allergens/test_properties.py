@@ -44,7 +44,9 @@ SENTENCES = ["Keep refrigerated. ", "Best before: see lid. ", "Suitable for vege
              "Allergy advice: see ingredients in bold. ", "Nutrition information per 100 g: energy 200 kJ. ",
              "Nutrition facts: fat 3 g, of which saturates 1 g, salt 0.1 g. ", "Serve chilled. ", "Made in Italy. ",
              "Microwave: pierce film, heat for 2 minutes. ", "Distributed by ACME Foods, Inc., Springfield. ",
-             "Visit www.example.com. ", "1 of your 5 a day. ", "Faites cuire 10 minutes. "]  # fmt: skip
+             "Visit www.example.com. ", "1 of your 5 a day. ", "Faites cuire 10 minutes. ",
+             "This product may contain traces of mustard. ", "Ideal for frying. ", "Aufbacken bei 200 °C. ",
+             "Due to manufacturing methods, may contain celery. ", "Ce produit peut contenir du céleri. "]  # fmt: skip
 NOISE_ITEMS = ["keep refrigerated", "organic", "(leaf)", "origine France", "to protect colour", "free from nuts"]
 ALLERGEN_SYNONYMS = _allergen_synonyms()
 FREE = _free_synonyms()
@@ -100,6 +102,23 @@ def test_an_allergen_synonym_split_by_a_space_is_never_safe(pair, cut, others, h
     text = ", ".join([*others, head + split, "salt"])
     result = check_label(text, [code], ONTO)
     assert result.verdict != "SAFE", (split, text, result.to_json())
+
+
+MEDIA = ["water", "sunflower oil", "brine", "huile d'olive", "aceite de oliva", "olio di oliva", "vinegar", "Wasser"]
+SEPARATORS = [" in ", " packed in ", " im ", " en ", " dans ", " à l'", " à la ", " au ", " aux ", " all'", " al ",
+              " alla ", " from ", " aus "]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALLERGEN_SYNONYMS), st.sampled_from(FREE + MEDIA), st.sampled_from(SEPARATORS), st.booleans(),
+       st.lists(st.sampled_from(FREE), max_size=3))  # fmt: skip
+def test_an_allergen_synonym_with_a_packing_medium_is_never_safe(pair, other, sep, first, others) -> None:
+    """"A in B", "A à l'B", "A from B" read as both names: an allergen on either side is never lost."""
+    code, synonym = pair
+    item = f"{synonym}{sep}{other}" if first else f"{other}{sep}{synonym}"
+    text = ", ".join([*others, item, "salt"])
+    result = check_label(text, [code], ONTO)
+    assert result.verdict != "SAFE", (item, text, result.to_json())
 
 
 def test_the_property_has_material() -> None:
