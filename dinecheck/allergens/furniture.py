@@ -69,8 +69,10 @@ def furniture() -> Furniture:
     return Furniture(
         statements=keys("statements"),
         sentences=keys("sentences"),
-        # German and Dutch put the infinitive first too ("Aufbacken bei 200 °C", "Vor Gebrauch schütteln" aside)
-        instructions=tuple(dict.fromkeys((*keys("instructions"), *keys("instruction_finals")))),
+        # German and Dutch put the infinitive first too ("Aufbacken bei 200 °C"); one that is a statement already
+        # ("lagern", masked to the end of its item wherever it stands) stays one
+        instructions=tuple(dict.fromkeys((*keys("instructions"), *(
+            k for k in keys("instruction_finals") if k not in keys("statements") and k not in keys("sentences"))))),
         instruction_cues=frozenset(keys("instruction_cues")),
         origin_leads=keys("origin_leads"),
         places=frozenset(keys("places")),
