@@ -334,6 +334,7 @@ def test_a_guarantee_refused_is_a_warning_for_what_it_names(text: str) -> None:
     "Weizenmehl, Wasser. Aufbacken bei 200 °C für 5 Minuten.", "sugar. Best served chilled.",
     "semola di grano duro. Cottura 8 minuti in acqua salata.", "huile de tournesol. Idéale pour la friture.",
     "cider vinegar. Acidity 5%", "sugar. Due to manufacturing methods, may contain sesame.",
+    "Salz, Gewürze. Gekühlt bei max. +7 °C lagern.",  # "lagern" stays a statement, not a first-infinitive instruction
 ])  # fmt: skip
 def test_instructions_suggestions_and_notes_are_furniture(text: str) -> None:
     r = check_label(text, ["PEANUT"], ONTO)
