@@ -217,6 +217,19 @@ def only_function_words(key: str) -> bool:
     return bool(key) and all(w in words for w in key.split(" "))
 
 
+# the one-word legal forms of a company name (UK Companies Act, US state law, the German, French and Italian codes;
+# dotted forms such as "S.A." are cut by the tokenizer at their periods)
+_LEGAL_FORMS = frozenset({"ltd", "limited", "llc", "inc", "incorporated", "plc", "corp", "corporation", "gmbh",
+                          "sarl", "srl"})  # fmt: skip
+
+
+def operator_name(key: str) -> bool:
+    """A company name left alone in a list ("Greenfield Larder Ltd", "Acme Foods GmbH"): two to six words, the last a
+    legal form. The caller makes sure no word of it names an allergen."""
+    words = key.split(" ")
+    return 2 <= len(words) <= 6 and words[-1] in _LEGAL_FORMS
+
+
 def is_place(key: str) -> bool:
     """A fishing area alone ("Zone FAO 27", "Océano Índico"): provenance."""
     f = furniture()

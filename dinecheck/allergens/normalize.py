@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
-from dinecheck.allergens.furniture import is_place, only_function_words, verb_final_instruction
+from dinecheck.allergens.furniture import is_place, only_function_words, operator_name, verb_final_instruction
 from dinecheck.allergens.modifiers import modifier_readings, only_modifiers, strip_modifiers
 from dinecheck.allergens.ontology import LANGUAGES, UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
 from dinecheck.allergens.tokenize import Token, canonical_key, e_number_base, is_purpose_note
@@ -352,11 +352,13 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
 
 def _bare_note(key: str, ontology: Ontology) -> bool:
     """An unknown key that is only a place, a fishing area, processing and quality words, function words and unit
-    symbols ("les", "Not", "mg": a fragment of prose), or a verb-last instruction naming no allergen — a note."""
+    symbols ("les", "Not", "mg": a fragment of prose), or a verb-last instruction or a company name naming no
+    allergen — a note."""
     if only_function_words(key):  # no word the ontology reads, nor two words joined that name an allergen ("E is")
         words = key.split(" ")
         return not any(resolve_key(w, ontology)[0] for w in words) and _keeps_joins(words, set(), ontology)
-    if verb_final_instruction(key):  # "3-5 Minuten ziehen lassen": an instruction, unless it names an allergen
+    if verb_final_instruction(key) or operator_name(key):
+        # "3-5 Minuten ziehen lassen", "Greenfield Larder Ltd": an instruction, a company — unless it names an allergen
         return not _names_allergen(key, ontology)
     return ontology.modifiers.get(key) == "modifier_origin" or is_place(key) or only_modifiers(key, ontology)
 

@@ -350,3 +350,11 @@ def test_a_suggestion_that_names_an_allergen_keeps_it() -> None:
     r = check_label("sugar. Manufactured on shared equipment with tree nuts.", ["TREE_NUTS", "PEANUT"], ONTO)
     assert r.unmatched == () and [(f.code, f.level) for f in r.findings] == [("TREE_NUTS", RiskLevel.POSSIBLE)]
     assert check_label("Mehl. Mit Erdnüssen servieren.", ["PEANUT"], ONTO).verdict != "SAFE"
+
+
+def test_a_company_name_alone_is_a_note_unless_it_names_an_allergen() -> None:
+    assert check_label("sugar, salt, Greenfield Larder Ltd", ["PEANUT"], ONTO).verdict == "SAFE"
+    assert check_label("sugar, Acme Foods GmbH", ["MILK"], ONTO).verdict == "SAFE"
+    r = check_label("sugar, Peanut Company Ltd", ["PEANUT"], ONTO)
+    assert r.verdict == "VERIFY" and r.unmatched == ("Peanut Company Ltd",)
+    assert check_label("sugar, Ltd", ["PEANUT"], ONTO).verdict == "VERIFY"  # a legal form alone names nothing
