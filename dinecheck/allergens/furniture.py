@@ -66,13 +66,14 @@ def furniture() -> Furniture:
     def keys(name: str) -> tuple[str, ...]:
         return tuple(dict.fromkeys(lookup_key(x) for x in raw[name]))
 
+    statements, sentences = keys("statements"), keys("sentences")
+    # German and Dutch put the infinitive first too ("Aufbacken bei 200 °C"); one that is a statement already
+    # ("lagern", masked to the end of its item wherever it stands) stays one
+    first_infinitives = [k for k in keys("instruction_finals") if k not in {*statements, *sentences}]
     return Furniture(
-        statements=keys("statements"),
-        sentences=keys("sentences"),
-        # German and Dutch put the infinitive first too ("Aufbacken bei 200 °C"); one that is a statement already
-        # ("lagern", masked to the end of its item wherever it stands) stays one
-        instructions=tuple(dict.fromkeys((*keys("instructions"), *(
-            k for k in keys("instruction_finals") if k not in keys("statements") and k not in keys("sentences"))))),
+        statements=statements,
+        sentences=sentences,
+        instructions=tuple(dict.fromkeys((*keys("instructions"), *first_infinitives))),
         instruction_cues=frozenset(keys("instruction_cues")),
         origin_leads=keys("origin_leads"),
         places=frozenset(keys("places")),
