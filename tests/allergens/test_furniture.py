@@ -337,7 +337,7 @@ def test_a_guarantee_refused_is_a_warning_for_what_it_names(text: str) -> None:
     "Salz, Gewürze. Gekühlt bei max. +7 °C lagern.",  # "lagern" stays a statement, not a first-infinitive instruction
     "sugar. Contains a bioengineered food ingredient.", "sugar. Partially produced with genetic engineering.",
     "sugar. Colour may vary. Contents may settle during shipping.", "sugar. Best if used by date on cap.",
-    "sugar. Kosher pareve.", "sugar. This pack contains 4 servings.", "sardines, salt. Warning: contains small bones.",
+    "sugar. Kosher pareve.", "sugar. This pack contains 4 servings.", "sugar. Each pack contains 2 portions.", "sardines, salt. Warning: contains small bones.",
 ])  # fmt: skip
 def test_instructions_suggestions_and_notes_are_furniture(text: str) -> None:
     r = check_label(text, ["PEANUT"], ONTO)
@@ -347,6 +347,7 @@ def test_instructions_suggestions_and_notes_are_furniture(text: str) -> None:
 def test_a_suggestion_that_names_an_allergen_keeps_it() -> None:
     assert check_label("sugar. Ideal for peanut lovers.", ["PEANUT"], ONTO).verdict != "SAFE"
     assert check_label("sugar. This pack contains peanuts.", ["PEANUT"], ONTO).verdict == "AVOID"
+    assert check_label("sugar. This pack contains: Zorblax.", ["PEANUT"], ONTO).unmatched == ("Zorblax",)
     r = check_label("sugar. Manufactured on shared equipment with tree nuts.", ["TREE_NUTS", "PEANUT"], ONTO)
     assert r.unmatched == () and [(f.code, f.level) for f in r.findings] == [("TREE_NUTS", RiskLevel.POSSIBLE)]
     assert check_label("Mehl. Mit Erdnüssen servieren.", ["PEANUT"], ONTO).verdict != "SAFE"
