@@ -64,9 +64,11 @@ def furniture() -> Furniture:
     raw = tomllib.loads((resources.files("dinecheck.allergens") / "data" / "label_furniture.toml").read_text("utf-8"))
 
     def keys(name: str) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(lookup_key(x) for x in raw[name]))
+        return tuple(dict.fromkeys(lookup_key(x) for x in raw.get(name, ())))
 
-    statements, sentences = keys("statements"), keys("sentences")
+    # the hand-written leads, then the helper-written ones merged by scripts/merge_furniture.py
+    statements = tuple(dict.fromkeys((*keys("statements"), *keys("statements_general"))))
+    sentences = tuple(dict.fromkeys((*keys("sentences"), *keys("sentences_general"))))
     # German and Dutch put the infinitive first too ("Aufbacken bei 200 °C"); one that is a statement already
     # ("lagern", masked to the end of its item wherever it stands) stays one
     first_infinitives = [k for k in keys("instruction_finals") if k not in {*statements, *sentences}]

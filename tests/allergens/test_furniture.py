@@ -359,3 +359,20 @@ def test_a_company_name_alone_is_a_note_unless_it_names_an_allergen() -> None:
     r = check_label("sugar, Peanut Company Ltd", ["PEANUT"], ONTO)
     assert r.verdict == "VERIFY" and r.unmatched == ("Peanut Company Ltd",)
     assert check_label("sugar, Ltd", ["PEANUT"], ONTO).verdict == "VERIFY"  # a legal form alone names nothing
+
+
+@pytest.mark.parametrize("text", [
+    "sugar, salt. Consumer careline 0800 123 456.", "sucre, sel. Service client : 01 23 45 67 89.",
+    "Zucker, Salz. Unser Verbraucherservice: 0800 123.", "azúcar, sal. Servicio de atención al consumidor 900 123.",
+    "zucchero, sale. Numero verde 800 123 456.", "sugar, salt. All rights reserved.",
+])  # fmt: skip
+def test_helper_written_leads_are_furniture(text: str) -> None:
+    """The fifth round's leads (``statements_general`` / ``sentences_general``, merged by scripts/merge_furniture.py)."""
+    assert check_label(text, ["PEANUT"], ONTO).verdict == "SAFE"
+
+
+def test_a_lead_that_may_dress_a_food_was_never_merged() -> None:
+    """"Carefully selected …" may begin the ingredient list itself: the merge refuses such leads, so what follows
+    stays an ingredient (unknown here, so VERIFY)."""
+    assert "carefully selected" not in furniture().sentences + furniture().statements
+    assert check_label("Carefully selected zorblax beans, sugar.", ["PEANUT"], ONTO).verdict == "VERIFY"
