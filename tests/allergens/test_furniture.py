@@ -376,3 +376,16 @@ def test_a_lead_that_may_dress_a_food_was_never_merged() -> None:
     stays an ingredient (unknown here, so VERIFY)."""
     assert "carefully selected" not in furniture().sentences + furniture().statements
     assert check_label("Carefully selected zorblax beans, sugar.", ["PEANUT"], ONTO).verdict == "VERIFY"
+
+
+LEADS = sorted({*furniture().statements, *furniture().sentences, *furniture().instructions})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SYNONYMS), st.sampled_from(LEADS), st.sampled_from(["{l} {s}.", "{l}: {s}, salt.",
+                                                                          "Rice, water. {l} {s} and sugar."]))
+def test_an_allergen_synonym_after_any_furniture_lead_is_never_safe(pair, lead, form) -> None:
+    """Every lead of the furniture vocabulary, hand- or helper-written, followed by an allergen synonym."""
+    code, synonym = pair
+    text = form.format(l=lead, s=synonym)
+    assert check(text, code).verdict != "SAFE", text
