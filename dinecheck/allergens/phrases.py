@@ -344,6 +344,11 @@ class _Cand:
     weight: int = 0  # characters of the phrase itself (head + tail): breaks ties between equal spans
 
 
+# list marks that a name inside the list may hold too ("gluten free tamari"): the list runs to the last one of the
+# sentence, so that no name is cut in two and its end read as an absence claim
+_LAST_TAILS = frozenset({"free"})
+
+
 def _candidates(t: str, index: _Index) -> list[_Cand]:
     out: list[_Cand] = []
     for last, (head, pats) in index.automaton.iter(t):
@@ -362,9 +367,14 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
                 out.append(_Cand(s, e, e, None, pat.kind, pat.phrase, len(head)))
                 continue
             limit = _sentence_end(t, e, len(t), ".!?;")
-            j = t.find(pat.tail, e, limit)
-            while j != -1 and not _bounded(t, j, j + len(pat.tail)):
-                j = t.find(pat.tail, j + 1, limit)
+            if pat.tail in _LAST_TAILS:  # "cannot guarantee gluten free tamari free": the list is all up to the last
+                j = t.rfind(pat.tail, e, limit)
+                while j != -1 and not _bounded(t, j, j + len(pat.tail)):
+                    j = t.rfind(pat.tail, e, j)
+            else:
+                j = t.find(pat.tail, e, limit)
+                while j != -1 and not _bounded(t, j, j + len(pat.tail)):
+                    j = t.find(pat.tail, j + 1, limit)
             if j != -1:
                 out.append(_Cand(s, j + len(pat.tail), e, j, "risk", pat.phrase, len(head) + len(pat.tail)))
     for m in _facility_matches(t):

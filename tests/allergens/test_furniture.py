@@ -330,6 +330,13 @@ def test_a_guarantee_refused_is_a_warning_for_what_it_names(text: str) -> None:
     assert check_label(text, ["MILK"], ONTO).verdict == "SAFE"
 
 
+def test_a_refused_guarantee_reads_its_list_up_to_the_last_free() -> None:
+    """Found by the exhaustive carrier check: the list of "cannot guarantee … free" ended at the first "free", so
+    "gluten free tamari free" left "tamari free" to be read as an absence claim (SAFE for SOY)."""
+    r = check_label("Rice, water. Cannot guarantee gluten free tamari free.", ["SOY"], ONTO)
+    assert r.verdict == "VERIFY" and [(f.code, f.level) for f in r.findings] == [("SOY", RiskLevel.POSSIBLE)]
+
+
 @pytest.mark.parametrize("text", [
     "Weizenmehl, Wasser. Aufbacken bei 200 °C für 5 Minuten.", "sugar. Best served chilled.",
     "semola di grano duro. Cottura 8 minuti in acqua salata.", "huile de tournesol. Idéale pour la friture.",
