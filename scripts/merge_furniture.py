@@ -5,8 +5,8 @@ packs (``scripts/vocabulary/furniture/``). A lead is kept only when, in lookup-k
 
 * it has 2 to 8 words, and opens neither an ingredient list nor a name ("with …", "ingredients …", "organic …", "made
   with …", "hergestellt aus …") and holds no word after which components may follow ("contains", "enthält");
-* no word and no run of words of it is a name the ontology reads (exactly or by a controlled rewrite), nor a modifier
-  that names a food: furniture never names a food;
+* no word and no run of words of it is a name the ontology reads (exactly or by a controlled rewrite): furniture never
+  names a food;
 * no synonym of the ontology begins with it (so it can never be the start of an ingredient name);
 * it is no short lead opening or ending with a processing or quality word ("carefully selected …": it may dress the
   food that follows);
