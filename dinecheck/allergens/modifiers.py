@@ -18,6 +18,8 @@ the stripped words.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from dinecheck.allergens.ontology import Ontology
 from dinecheck.allergens.text import lookup_key
 
@@ -46,6 +48,7 @@ PLANT_CATEGORIES = frozenset({"fruit", "vegetable", "legume", "mushroom"})
 # hold milk), so it is no modifier; before the head it is English only: "puré" stands before its food with "de"
 # ("puré de patatas"), and a head never begins with "de"
 _BEFORE_ONLY = frozenset({"pure"})
+_BEFORE_HEAD = COLOURS | _BEFORE_ONLY  # one-word prefixes read only around a fitting head
 
 
 def _words(key: str) -> list[str]:
@@ -103,6 +106,8 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
     reading and the caller keeps the allergens of all: two heads of the same length ("sucres semoule fine": sucres
     + semoule fine, or sucre semoule + fine), or a modifier that is also part of a longer name ("teilentolte brazil
     nuts": brazil nuts, or Brazil + nuts — the bare "nuts" may be PEANUT)."""
+    from dinecheck.allergens.normalize import resolve_key  # normalize uses this module
+
     mods = ontology.modifiers
     if not mods:
         return ()
@@ -115,7 +120,7 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
     pre[0] = True
     for i in range(1, n + 1):
         for k in range(max(0, i - MAX_MODIFIER_WORDS), i):
-            if pre[k] and (_is_modifier(words[k:i], mods) or (k == i - 1 and words[k] in COLOURS | _BEFORE_ONLY)):
+            if pre[k] and (_is_modifier(words[k:i], mods) or (k == i - 1 and words[k] in _BEFORE_HEAD)):
                 pre[i] = True
                 break
     suf = [False] * (n + 1)
@@ -131,7 +136,7 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
                     suf[j] = True
                     break
     heads = [(i, i + size) for size in range(n - 1, 0, -1) for i in range(0, n - size + 1)
-             if pre[i] and suf[i + size] and _head_fits(words, i, i + size, ontology)]  # fmt: skip
+             if pre[i] and suf[i + size] and _head_fits(words, i, i + size, ontology, resolve_key)]  # fmt: skip
     return tuple((_join(words[i:j]), tuple(w for w in (*words[:i], *words[j:]) if w not in ("d'", "l'")))
                  for i, j in heads)  # fmt: skip
 
@@ -146,10 +151,8 @@ def _is_modifier(words: list[str], mods: dict[str, str]) -> bool:
                                                                                    "modifier_quality")
 
 
-def _head_fits(words: list[str], i: int, j: int, ontology: Ontology) -> bool:
+def _head_fits(words: list[str], i: int, j: int, ontology: Ontology, resolve_key: Callable) -> bool:
     """Whether ``words[i:j]`` is a known name, and a plant's when a colour word is stripped around it."""
-    from dinecheck.allergens.normalize import resolve_key  # normalize uses this module
-
     found = resolve_key(_join(words[i:j]), ontology)[0]
     if not found:
         return False

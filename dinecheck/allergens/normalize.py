@@ -444,9 +444,7 @@ def _joined_pair(key: str, ontology: Ontology) -> _Resolved | None:
         return None
     for i in range(len(words) - 1):
         joined = " ".join((*words[:i], words[i] + words[i + 1], *words[i + 2 :]))
-        syns, matched, _rule = _rewritten(joined, ontology)
-        if not syns and " " in joined:
-            syns, matched, _rule = _stripped(joined, ontology) or (syns, matched, _rule)
+        syns, matched, _rule = _own_name_first(joined, ontology)
         if syns and _keeps_hints(key, syns, ontology):
             return syns, matched, "joined"
     return None
@@ -496,9 +494,10 @@ _DISH_SEPARATORS = (" a l'", " a la ", " au ", " aux ", " all'", " al ", " alla 
 MEDIUM_CATEGORIES = frozenset({"oil", "fat", "water", "salt", "vinegar", "juice"})
 
 
-def _side(key: str, ontology: Ontology) -> _Resolved:
-    """One side of "A from B" / "A in B": the name itself first (exactly or by a rewrite: "sicilian pecorino" is a
-    cheese that may hold egg lysozyme, not pecorino from Sicily), else the name with modifiers around it."""
+def _own_name_first(key: str, ontology: Ontology) -> _Resolved:
+    """``key`` read as a name itself first (exactly or by a rewrite: "sicilian pecorino" is a cheese that may hold egg
+    lysozyme, not pecorino from Sicily), else as a name with modifiers around it (a side of "A from B" / "A in B", a
+    word joined again)."""
     found = _rewritten(key, ontology)
     if found[0]:
         return found
@@ -514,7 +513,7 @@ def _both_names(key: str, ontology: Ontology) -> _Resolved | None:
             i = key.find(sep)
             if i <= 0:
                 continue
-            read = [_side(side, ontology) for side in (key[:i], key[i + len(sep) :])]
+            read = [_own_name_first(side, ontology) for side in (key[:i], key[i + len(sep) :])]
             if not all(r[0] for r in read):
                 continue
             if seps is _DISH_SEPARATORS and not all(

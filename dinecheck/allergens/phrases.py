@@ -611,8 +611,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
         list_end = c.list_end if c.list_end is not None else _sentence_end(t, c.list_start, next_start, ".!?")
         named, unresolved, hazards_only = _resolve_items(t[c.list_start : list_end], ontology)
         span_end = max(c.end, list_end)
-        if hazards_only and (phrase.type in MASKING_TYPES or phrase.type == "CONTAINS"):
-            # "may contain stones", "Warning: contains small bones": a physical hazard, no allergen
+        if hazards_only:  # "may contain stones", "Warning: contains small bones": a physical hazard, no allergen
             masks.append(raw(c.start, span_end))
             statements.append(text[slice(*raw(c.start, span_end))])
             continue
