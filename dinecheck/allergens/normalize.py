@@ -248,15 +248,21 @@ def _keeps_joins(words: list[str], have: set[str], ontology: Ontology) -> bool:
 
 
 def _join_codes(words: list[str], ontology: Ontology) -> set[str]:
-    """The allergens named by two neighbouring words joined (the words may be one word split by a space: "E is" may
-    be "Eis"). An imported name of unknown composition counts only what it surely carries (OFF's "wheatflour" is
-    gluten; its other allergens are the import's doubt, not knowledge of the word)."""
+    """The allergens named once two neighbouring words are joined (the words may be one word split by a space: "E
+    is" may be "Eis"; "wafer con e" may be "wafer cone"): the joined word alone, and the names of the key it makes
+    with the words around it. An imported name of unknown composition counts only what it surely carries (OFF's
+    "wheatflour" is gluten; its other allergens are the import's doubt, not knowledge of the word)."""
+    found: list[Synonym] = []
+    for i, (a, b) in enumerate(zip(words, words[1:], strict=False)):
+        found.extend(ontology.synonyms.get(a + b, ()))
+        if len(words) > 2:  # the names the joined word makes with its neighbours ("wafer cone")
+            joined = " ".join((*words[:i], a + b, *words[i + 2 :]))
+            found.extend(resolve_key(joined, ontology)[0])
+            found.extend(s for gram, syns in word_hints(joined, ontology) if a + b in gram.split(" ") for s in syns)
     codes: set[str] = set()
-    for a, b in zip(words, words[1:], strict=False):
-        for syn in ontology.synonyms.get(a + b, ()):
-            floor = (_POSSIBLE if ontology.ingredients[syn.canonical_id].category in UNKNOWN_COMPOSITION_CATEGORIES
-                     else -1)  # fmt: skip
-            codes.update(p.code for p in ontology.allergen_paths(syn.canonical_id) if p.level.rank > floor)
+    for syn in found:
+        floor = _POSSIBLE if ontology.ingredients[syn.canonical_id].category in UNKNOWN_COMPOSITION_CATEGORIES else -1
+        codes.update(p.code for p in ontology.allergen_paths(syn.canonical_id) if p.level.rank > floor)
     return codes
 
 

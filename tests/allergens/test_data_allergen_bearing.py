@@ -65,7 +65,10 @@ def test_every_family_file_exists_and_every_entry_carries_allergens() -> None:
 
 
 # a word of two label languages in two senses keeps both (the union of their allergens is the cautious reading)
-HOMOGRAPHS = {"mout": ["g_grape_must", "malt"]}  # French moût (grape must), Dutch mout (malt)
+HOMOGRAPHS = {
+    "mout": ["g_grape_must", "malt"],  # French moût (grape must), Dutch mout (malt)
+    "rape": ["monkfish", "turnip"],  # Spanish rape (monkfish), Italian rape (turnips)
+}
 
 
 def test_each_lookup_key_names_exactly_one_canonical(onto: Ontology) -> None:

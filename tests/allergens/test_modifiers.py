@@ -229,3 +229,34 @@ def test_pure_after_the_head_and_non_before_a_name_are_no_modifiers() -> None:
     assert strip_modifiers("orange juice pure", ONTO) is None
     assert strip_modifiers("non dairy creamer", ONTO) is None
     assert check_label("sugar, non dairy creamer", ["MILK"], ONTO).verdict != "SAFE"
+
+
+@pytest.mark.parametrize(("text", "head", "stripped"), [
+    ("oak smoked salmon", "salmon", ("oak", "smoked")),
+    ("uncooked long grain rice", "long grain rice", ("uncooked",)),
+    ("untreated lemons", "lemons", ("untreated",)),
+    ("nibbed almonds", "almonds", ("nibbed",)),
+    ("unbromated wheat flour", "wheat flour", ("unbromated",)),
+    ("citrons non traités", "citrons", ("non", "traites")),
+    ("jambon fumé au bois de hêtre", "jambon", ("fume", "au", "bois", "de", "hetre")),
+    ("Zitronen unbehandelt", "zitronen", ("unbehandelt",)),
+    ("Schinken gepökelt", "schinken", ("gepokelt",)),
+    ("concentrado de tomate doble concentrado", "concentrado de tomate", ("doble", "concentrado")),
+    ("peperoni grigliati", "peperoni", ("grigliati",)),
+])  # fmt: skip
+def test_words_that_only_say_how_a_food_was_processed_are_modifiers(text, head, stripped) -> None:
+    """Sixth round: concepts of the OFF processing taxonomy that add nothing to the food (cut, smoked over a wood,
+    untreated, enriched, double concentrated, grilled …)."""
+    assert strip_modifiers(lookup_key(text), ONTO) == (head, stripped)
+
+
+@pytest.mark.parametrize("text", ["fried onions", "marinated chicken", "pickled herring", "flavoured milk drink",
+                                  "chocolate coated raisins", "mashed potato", "oiled raisins", "banana split",
+                                  "oignons frits", "poulet mariné", "Zwiebeln frittiert", "pollo marinado",
+                                  "patate fritte"])  # fmt: skip
+def test_words_that_add_something_unnamed_are_never_modifiers(text: str) -> None:
+    """Frying (batter, frying oil), marinades, brines, flavourings, coats and purées add what the label does not
+    name: such a token never reads as its bare food, so it never comes out SAFE on its own."""
+    result = strip_modifiers(lookup_key(text), ONTO)
+    assert result is None or not ({"fried", "marinated", "pickled", "flavoured", "coated", "mashed", "oiled", "split",
+                                   "frits", "marine", "frittiert", "marinado", "fritte"} & set(result[1]))  # fmt: skip

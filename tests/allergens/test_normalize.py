@@ -177,12 +177,13 @@ def test_a_word_split_by_a_space_is_read_joined_only_when_no_allergen_is_lost() 
 
 @pytest.mark.parametrize(("text", "code"), [("organic Fisch gewürz, salt", "CELERY"), ("a chards, salt", "CELERY"),
                                            ("organic a chards, salt", "CELERY"), ("Polvo rones, salt", "TREE_NUTS"),
-                                           ("AKG, E is, salt", "EGG")])
+                                           ("AKG, E is, salt", "EGG"), ("wafer con e, salt", "EGG")])
 def test_no_reading_drops_what_two_neighbouring_words_joined_name(text: str, code: str) -> None:
     """"Fisch gewürz" is not fish | spices when Fischgewürz (a seasoning) may hold celery; "a chards" is not an article
     and chard when achards may; "Polvo rones" is not powdered rum (ron) when polvorones hold almonds; "E is" is no
-    conjunction and a function word when Eis (ice cream) may hold egg: the property test found all of them, by
-    segmentation, rewrite, modifier readings, a conjunction split and a function-word note."""
+    conjunction and a function word when Eis (ice cream) may hold egg; "wafer con e" is no wafer "with" a letter when
+    the joined word makes "wafer cone" with its neighbour: the property test found all of them, by segmentation,
+    rewrite, modifier readings, a conjunction split and a function-word note."""
     assert check_label(text, [code], load_data_dir()).verdict != "SAFE"
 
 
