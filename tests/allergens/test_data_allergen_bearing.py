@@ -136,6 +136,12 @@ def test_synonym_counts_meet_the_e1_share(onto: Ontology) -> None:
         ("béchamel", {"MILK": V, "WHEAT": V, "GLUTEN": V}), ("custard", {"MILK": V, "EGG": V}),
         ("worcestershire sauce", {"FISH": V, "GLUTEN": V}), ("miso", {"SOY": V, "GLUTEN": P, "WHEAT": P}),
         ("egg noodles", {"WHEAT": V, "GLUTEN": V, "EGG": V}), ("flour", {"WHEAT": D, "GLUTEN": D}),
+        # words of two senses, one of them allergen-bearing; a sourdough starter is flour and water, not bread
+        ("fruits secs", {"TREE_NUTS": P, "PEANUT": P}), ("frutta secca", {"TREE_NUTS": P, "PEANUT": P}),
+        ("dry fruits", {"TREE_NUTS": P, "PEANUT": P}), ("café cortado", {"MILK": D}), ("cortado", {"MILK": D}),
+        ("fumet", {"FISH": P, "SHELLFISH": P, "CELERY": P, "SOY": P}), ("rape", {"FISH": D}),
+        ("levain", {"GLUTEN": D, "WHEAT": P}), ("Sauerteig", {"GLUTEN": D, "WHEAT": P}),
+        ("Weizensauerteig", {"WHEAT": D, "GLUTEN": D}),
     ],
 )  # fmt: skip
 def test_label_word_resolves_to_exact_allergens(onto: Ontology, text: str, expected: dict[str, RiskLevel]) -> None:
