@@ -68,6 +68,8 @@ def test_every_family_file_exists_and_every_entry_carries_allergens() -> None:
 HOMOGRAPHS = {
     "mout": ["g_grape_must", "malt"],  # French moût (grape must), Dutch mout (malt)
     "rape": ["monkfish", "turnip"],  # Spanish rape (monkfish), Italian rape (turnips)
+    "ladies fingers": ["g_sponge_finger", "okra"],  # okra in British and Indian English, sponge fingers elsewhere
+    "lady's finger": ["g_sponge_finger", "okra"],
 }
 
 
@@ -142,6 +144,13 @@ def test_synonym_counts_meet_the_e1_share(onto: Ontology) -> None:
         ("fumet", {"FISH": P, "SHELLFISH": P, "CELERY": P, "SOY": P}), ("rape", {"FISH": D}),
         ("levain", {"GLUTEN": D, "WHEAT": P}), ("Sauerteig", {"GLUTEN": D, "WHEAT": P}),
         ("Weizensauerteig", {"WHEAT": D, "GLUTEN": D}),
+        # the blind audit of the allergen-free names (sixth round): what these name commonly holds an allergen
+        ("coconut milk powder", {"MILK": P}), ("coconut milk", {}), ("mashed potatoes", {"MILK": P}),
+        ("Kartoffelpüree", {"MILK": P}), ("crisped rice", {"GLUTEN": P}), ("puffed rice", {}),
+        ("corn flakes", {"GLUTEN": P}), ("farofa", {"MILK": P}), ("bread improver", {"WHEAT": P, "GLUTEN": P, "SOY": P}),
+        ("flour treatment agent", {}), ("Hülsenfrüchte", {"SOY": P, "PEANUT": P, "LUPIN": P}), ("pulses", {}),
+        ("légumes", {}), ("chilli paste", {"SHELLFISH": P, "FISH": P, "SOY": P, "WHEAT": P, "GLUTEN": P}),
+        ("ladies fingers", {"WHEAT": D, "EGG": D, "GLUTEN": D, "MILK": P}),
     ],
 )  # fmt: skip
 def test_label_word_resolves_to_exact_allergens(onto: Ontology, text: str, expected: dict[str, RiskLevel]) -> None:
