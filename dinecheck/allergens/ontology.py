@@ -72,6 +72,17 @@ NOT_MODIFIER_WORDS = frozenset(
 
 _NOT_MODIFIER_KEYS = frozenset(lookup_key(w) for w in NOT_MODIFIER_WORDS)
 
+# words of two senses: a processing, quality or origin word before or after a food ("pan tostado", "riz soufflé",
+# "carne picada"), and alone the name of an allergen food ("tostada": toast; "soufflé"; "Gefrorenes": ice cream;
+# "semi-skimmed": milk). Alone, such a token is that food (its
+# name is in the data); inside a longer name it stays a modifier. A blind reviewer of every modifier word found them
+# (issue 8, sixth round); a word not listed here that names an allergen food is no modifier at all
+STANDALONE_FOOD_SENSES = frozenset({
+    "bouillie", "broye", "danish", "demi ecreme", "demi sel", "dry roasted", "gefrorenes", "genovese",
+    "grattugiato", "malteada", "malteado", "picada", "rape", "sbriciolata", "semi skimmed", "semidescremada",
+    "semidesnatada", "souffle", "tostada",
+})  # fmt: skip
+
 
 class RiskLevel(str, Enum):  # noqa: UP042 - StrEnum would change str() of the members
     """How an allergen is present. Ordered by severity: DEFINITE > DERIVED > POSSIBLE > TRACE."""
@@ -196,7 +207,11 @@ class Ontology:
                     or any(fold_word in _NOT_MODIFIER_KEYS for fold_word in words)):  # fmt: skip
                 unsafe.append(key)
                 continue
-            for part in (key, *words):  # names from curated data (an OFF name of unknown composition names nothing)
+            # names from curated data (an OFF name of unknown composition names nothing); a word of two senses is
+            # a modifier inside a longer name though it names a food alone
+            for part in (key, *words):
+                if part in STANDALONE_FOOD_SENSES:
+                    continue
                 if any(self.allergen_paths(s.canonical_id) for s in self.synonyms.get(part, ())
                        if self.ingredients[s.canonical_id].category not in UNKNOWN_COMPOSITION_CATEGORIES):
                     unsafe.append(key)

@@ -8,6 +8,13 @@ or, for a word of two senses, is added to the allergen-bearing entry too (both s
 and why, are in ``docs/allergens.md`` (sixth round): they name things whose allergen law makes the label name the
 allergen (an unnamed starch, dextrin, gelatine or collagen, baking powder), or use a sense rare on ingredient lists.
 
+A fourth blind reviewer read every modifier word (``MODIFIER_SENSES_BRIEF.md``) for a second sense that names an
+allergen food: alone ("tostada" is toast, "soufflé" the egg dish, "Gefrorenes" ice cream,
+"semi-skimmed" the milk) or in a fixed phrase ("salted black beans" are soybeans, "claw meat" is
+crab). :data:`STANDALONE` adds those senses as names of the foods they name; such a word stays a modifier inside a
+longer name ("pan tostado", "riz soufflé", "carne picada"), and alone reads as the food
+(``ontology.STANDALONE_FOOD_SENSES`` keeps it from being dropped as a modifier that names an allergen).
+
 Usage: ``python scripts/vocabulary/hand_audit_sixth.py`` (rewrites the data files in place; idempotent).
 """
 
@@ -19,6 +26,7 @@ from pathlib import Path
 D = Path(__file__).resolve().parents[2] / "dinecheck" / "allergens" / "data" / "ingredients"
 P = "POSSIBLE"
 NOTE = "sixth round: moved by hand from an allergen-free entry after the blind audit of allergen-free names — "
+SENSE_NOTE = "sixth round: the second sense of a modifier word, found by the blind review of the modifier words — "
 
 # new id → (file, parent, category, allergens, names, the entries the names leave, why)
 MOVES: dict[str, tuple[str, str | None, str, dict[str, str], dict[str, list[str]], tuple[str, ...], str]] = {
@@ -62,7 +70,43 @@ MOVES: dict[str, tuple[str, str | None, str, dict[str, str], dict[str, list[str]
         {"en": ["chilli paste", "chili paste"]},
         ("chilli",), "Asian chilli pastes (nam prik pao, sambal terasi, gochujang, doubanjiang) commonly hold shrimp "
         "paste, fish sauce, soy or wheat"),
+    # the second senses of modifier words that name no entry yet (no allergen-free entry loses a name)
+    "tostada": ("a_compounds.jsonl", None, "bakery", {"WHEAT": P, "GLUTEN": P, "MILK": P},
+                {"es": ["tostada"]}, (), "Spanish 'tostada' alone is a slice of toast (Mexican: a fried corn tortilla)"),
+    "souffle": ("a_compounds.jsonl", None, "prepared_food", {"EGG": P, "MILK": P, "WHEAT": P, "GLUTEN": P},
+                {"fr": ["soufflé"], "en": ["soufflé", "souffle"]}, (), "'soufflé' alone is the baked egg dish"),
+    "picada": ("a_compounds.jsonl", None, "condiment", {"TREE_NUTS": P, "WHEAT": P, "GLUTEN": P, "MILK": P},
+               {"es": ["picada"]}, (), "Spanish 'picada' alone is a pounded nut-and-bread sauce (Catalonia) or a "
+               "cheese-and-cold-cut platter (Argentina)"),
+    "dry_roasted_nuts": ("a_compounds.jsonl", None, "nut_mix", {"PEANUT": P, "TREE_NUTS": P},
+                         {"en": ["dry roasted", "dry-roasted"]}, (), "British 'dry roasted' alone means dry roasted "
+                         "peanuts"),
+    "chopped_liver": ("a_compounds.jsonl", None, "prepared_food", {"EGG": P},
+                      {"en": ["chopped liver"]}, (), "chopped liver is made with hard-boiled egg"),
 }  # fmt: skip
+
+# second senses of modifier words, and fixed phrases, added to the allergen-bearing entries they name (entry id →
+# names); the names stay wherever else they are. Left out: US "American"/"Swiss" (cheese), Spanish "curado" (cheese)
+# and "tostado" (a sandwich), French "râpé" (grated cheese), "brazil" alone (the nut): those words stand inside other
+# names and statements in their first sense ("American shad", "Swiss plait flour", "curado más de 6 meses", "tostado
+# en España", "hígado de rape", "Produced in Brazil")
+STANDALONE: dict[str, dict[str, list[str]]] = {
+    "brazil_nut": {"en": ["brazils"]},
+    "g_danish_pastry": {"en": ["danish", "danishes"]},
+    "shortbread": {"fr": ["broyé", "broyé du Poitou"]},
+    "ice_cream": {"de": ["Gefrorenes"]},  # Austrian
+    "g_porridge": {"fr": ["bouillie"]},
+    "milk_drink_flavoured": {"es": ["malteada", "malteado"]},  # a milkshake (Mexico, Colombia)
+    "g_crumble": {"it": ["sbriciolata"]},
+    "cheese": {"it": ["grattugiato"]},  # grated cheese
+    "butter": {"fr": ["demi-sel", "demi sel"]},  # beurre demi-sel
+    "milk": {"en": ["semi-skimmed"], "fr": ["demi-écrémé"], "es": ["semidesnatada", "semidescremada"]},
+    "pesto": {"it": ["genovese"]},  # pesto alla genovese …
+    "sponge_cake": {"it": ["genovese"]},  # … and pasta genovese (a sponge): both senses are read
+    "g_caffe_latte": {"en": ["irish coffee"]},  # with cream
+    "crab": {"en": ["claw meat", "crab claw meat"]},
+    "fermented_black_beans": {"en": ["salted black beans"]},  # douchi: black soybeans
+}
 
 # words of two senses: the name stays where it is and is added to the allergen-bearing entry too
 HOMOGRAPHS: dict[str, tuple[str, dict[str, list[str]], str]] = {
@@ -115,13 +159,14 @@ def main() -> None:
             changed = True
         if changed:
             _save(path.name, entries)
-    for gid, (fname, parent, category, allergens, names, _sources, why) in MOVES.items():
+    for gid, (fname, parent, category, allergens, names, sources, why) in MOVES.items():
         entries = _load(fname)
         entry = next((e for e in entries if e["id"] == gid), None)
         if entry is None:
             entry = {"id": gid}
             entries.append(entry)
-        entry.update({"category": category, "allergens": allergens, "names": names, "note": NOTE + why})
+        entry.update({"category": category, "allergens": allergens, "names": names,
+                      "note": (NOTE if sources else SENSE_NOTE) + why})
         if parent:
             entry["parent"] = parent
         _save(fname, entries)
@@ -132,6 +177,13 @@ def main() -> None:
         if why not in entry.get("note", ""):
             entry["note"] = f"{entry.get('note', '')}; sixth round: {why}".lstrip("; ")
         _save(fname, entries)
+    for path in sorted(D.glob("*.jsonl")):
+        entries = _load(path.name)
+        hit = [e for e in entries if e["id"] in STANDALONE]
+        for e in hit:
+            _add_names(e, STANDALONE[e["id"]])
+        if hit:
+            _save(path.name, entries)
     for fname, target, langs in RELOCATED.values():
         entries = _load(fname)
         _add_names(next(e for e in entries if e["id"] == target), langs)

@@ -68,6 +68,7 @@ def test_every_family_file_exists_and_every_entry_carries_allergens() -> None:
 HOMOGRAPHS = {
     "mout": ["g_grape_must", "malt"],  # French moût (grape must), Dutch mout (malt)
     "rape": ["monkfish", "turnip"],  # Spanish rape (monkfish), Italian rape (turnips)
+    "genovese": ["pesto", "sponge_cake"],  # pesto alla genovese, pasta genovese (a sponge)
     "ladies fingers": ["g_sponge_finger", "okra"],  # okra in British and Indian English, sponge fingers elsewhere
     "lady's finger": ["g_sponge_finger", "okra"],
 }

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dinecheck.allergens.modifiers import COLOURS, strip_modifiers
-from dinecheck.allergens.ontology import NEGATIONS, load_data_dir
+from dinecheck.allergens.modifiers import COLOURS, modifier_readings, strip_modifiers
+from dinecheck.allergens.ontology import NEGATIONS, STANDALONE_FOOD_SENSES, load_data_dir
 from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
 from dinecheck.allergens.text import lookup_key
 
@@ -43,10 +43,30 @@ def test_negations_and_meaning_changing_words_are_never_stripped(text: str) -> N
 
 
 def test_no_modifier_names_an_allergen_or_is_a_negation_or_a_number() -> None:
+    """Except the words of two senses, which name an allergen food alone and are read so (next test)."""
     for key in ONTO.modifiers:
         assert key not in NEGATIONS and not any(ch.isdigit() for ch in key), key
         for part in (key, *key.split(" ")):
-            assert not any(ONTO.allergen_paths(s.canonical_id) for s in ONTO.synonyms.get(part, ())), key
+            if part not in STANDALONE_FOOD_SENSES:
+                assert not any(ONTO.allergen_paths(s.canonical_id) for s in ONTO.synonyms.get(part, ())), key
+
+
+@pytest.mark.parametrize("word", sorted(STANDALONE_FOOD_SENSES))
+def test_a_word_of_two_senses_alone_is_its_allergen_food_and_inside_a_name_a_modifier(word: str) -> None:
+    """"tostada" alone is toast, "soufflé" the egg dish, "Gefrorenes" ice cream: alone, never SAFE for
+    what that food holds; inside a longer name ("pan tostado", "riz soufflé") it only describes the food."""
+    codes = {p.code for s in ONTO.synonyms.get(word, ()) for p in ONTO.allergen_paths(s.canonical_id)}
+    assert codes & set(PROFILE_ALL), word
+    assert check_label(f"sugar, {word}, salt", sorted(codes & set(PROFILE_ALL)), ONTO).verdict != "SAFE"
+    assert word in ONTO.modifiers
+
+
+@pytest.mark.parametrize(("text", "head"), [("café tostado", "cafe"), ("riz soufflé", "riz"),
+                                            ("Gefrorenes Gemüse", "gemuse"),
+                                            ("carne picada", "carne"), ("basilico genovese", "basilico")])  # fmt: skip
+def test_a_word_of_two_senses_inside_a_name_is_a_modifier(text: str, head: str) -> None:
+    readings = {h for h, _stripped in modifier_readings(lookup_key(text), ONTO)}
+    assert head in readings
 
 
 def test_a_modifier_alone_is_not_an_ingredient() -> None:
