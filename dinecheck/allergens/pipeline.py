@@ -6,7 +6,9 @@ Stages: :mod:`phrases` (risk phrases on raw text) → :mod:`tokenize` → :mod:`
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import gc
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -116,6 +118,41 @@ def check_label(
     unknown = [c for c in codes if c not in ontology.allergens and c not in ALLERGEN_CODES]
     if unknown:
         raise OntologyError(f"unknown allergen code(s) {', '.join(map(str, unknown))}", "profile")
+    # every pattern has a time limit (hostile text must not hang a check); a limit can also be crossed by a pause
+    # of the process — a full garbage collection inside a pattern call on a loaded machine — so a check that times
+    # out is run once more with the collector paused, and a text that still cannot be read is VERIFY, never an error
+    try:
+        return _check(text, codes, ontology, declared)
+    except TimeoutError:
+        pass
+    with _collector_paused():
+        try:
+            return _check(text, codes, ontology, declared)
+        except TimeoutError:
+            return _UNREADABLE
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+_UNREADABLE = LabelResult(
+    verdict="VERIFY", findings=(), unmatched=(), risk_phrases=(), confidence=0.0, match_rate=0.0, tokens_processed=0,
+    tokens_matched=0, review_reasons=("the label text could not be read in the time allowed (a pattern timed out "
+                                      "twice); nothing is known of what it holds",),
+)  # fmt: skip
+
+
+def _check(
+    text: str, codes: tuple[str, ...], ontology: Ontology, declared: Declaration | None
+) -> LabelResult:
     primary, alternative = readings(text, lambda key: is_known(key, ontology))
     # "shellfish" in everyday speech covers molluscs too (and a molluscs allergy may extend to crustaceans): the other
     # one is looked for as well and reported for the profile's one at POSSIBLE

@@ -44,7 +44,7 @@ from typing import NamedTuple
 
 import regex
 
-from dinecheck.allergens.furniture import is_note_item, quantity_lead
+from dinecheck.allergens.furniture import is_note_item, nutrition_item, quantity_lead
 from dinecheck.allergens.text import lookup_key
 from dinecheck.errors import OntologyError
 
@@ -357,7 +357,7 @@ def _token_info(raw: str) -> tuple[str, str, bool, bool, bool, bool, bool] | Non
         is_note = True  # a letter left of an abbreviation ("D.O.", "S.L."), a roman numeral, a stray "à"
     is_note = (is_note or is_note_item(key) or (has_digit and _TIME_OR_HEAT.match(key) is not None)
                or (has_digit and (is_quantity_note(key) or _AMOUNT_ONLY.match(key) is not None
-                                  or _DOSE.match(key) is not None)))  # fmt: skip
+                                  or _DOSE.match(key) is not None or nutrition_item(key))))  # fmt: skip
     may_trail = " " in key and _TRAILING_NOTE_WORD.search(key) is not None
     return (text, key, is_note, key in HEADER_KEYS, may_trail, has_digit,
             _VITAMIN_LETTER.match(key) is not None)  # fmt: skip

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from dinecheck.allergens.furniture import furniture
 from dinecheck.allergens.ontology import RiskLevel, load_data_dir
 from dinecheck.allergens.phrases import find_phrases
-from dinecheck.allergens.pipeline import check_label
+from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
 from dinecheck.allergens.tokenize import tokenize
 
 ONTO = load_data_dir()
@@ -65,7 +65,9 @@ def test_a_quantity_statement_is_a_note() -> None:
     for text in ("187 g de viande utilisés pour la préparation de 100 g de produit",
                  "Prepared with 50g of fruit per 100g", "hergestellt aus 120 g Fleisch je 100 g"):  # fmt: skip
         assert [t.role for t in tokenize(text)][-1] == "note", text
-    assert [t.role for t in tokenize("sugar 100g")] == ["ingredient"]
+    assert [t.role for t in tokenize("flour 100g")] == ["ingredient"]
+    # a nutrient word with a mass is a nutrition row even without its heading (sixth round): a note
+    assert [t.role for t in tokenize("sugar 100g")] == ["note"]
 
 
 def test_a_quantity_statement_naming_an_allergen_is_still_read() -> None:
@@ -121,8 +123,9 @@ def test_a_list_opening_with_an_instruction_word_is_not_an_instruction(text: str
 
 
 def test_a_nutrition_table_ends_at_the_first_row_that_is_not_one() -> None:
-    r = check("Nutrition: fat 3g, zorbleflap, salt 1g")
-    assert r.verdict == "VERIFY" and r.unmatched == ("zorbleflap", "salt 1g")  # the row after it is read again
+    r = check("Nutrition: fat 3g, zorbleflap, salt 1g, zorbleflip 2g")
+    # the items after it are read again ("salt 1g" is a row of its own, a note; "zorbleflip 2g" is no row)
+    assert r.verdict == "VERIFY" and r.unmatched == ("zorbleflap", "zorbleflip 2g")
 
 
 def _allergen_synonyms() -> list[tuple[str, str]]:
@@ -396,3 +399,18 @@ def test_an_allergen_synonym_after_any_furniture_lead_is_never_safe(pair, lead, 
     code, synonym = pair
     text = form.format(l=lead, s=synonym)
     assert check(text, code).verdict != "SAFE", text
+
+
+@pytest.mark.parametrize("row", ["Fat 3.2g", "20g PROTEIN", "Salz 0,03 g", "Kohlenhydrate 12 g", "Energy 250 kcal",
+                                 "matières grasses 3,2 g", "proteínas 5 g", "Vitamin C 12mg"])  # fmt: skip
+def test_a_nutrition_row_without_its_heading_is_a_note(row: str) -> None:
+    """A row of a nutrition table pasted without its heading names no ingredient (sixth round)."""
+    result = check_label(f"Rice, water, {row}, salt", list(PROFILE_ALL), ONTO)
+    assert result.verdict == "SAFE" and result.unmatched == ()
+
+
+@pytest.mark.parametrize(("row", "code"), [("Lactose < 0.1 g", "MILK"), ("milk protein 3 g", "MILK"),
+                                           ("Eiweiß 11 g", "EGG"), ("fish oil 500mg", "FISH"),
+                                           ("whey protein 20g", "MILK")])  # fmt: skip
+def test_a_nutrition_like_row_that_names_an_allergen_is_read(row: str, code: str) -> None:
+    assert check_label(f"Rice, water, {row}, salt", [code], ONTO).verdict != "SAFE"

@@ -341,3 +341,37 @@ def test_a_dutch_list_is_read_by_name() -> None:
     assert check_label("suiker, zout, zonnebloemolie", ["MILK", "GLUTEN"], onto).verdict == "SAFE"
     assert check_label("water, mout", ["GLUTEN"], onto).verdict == "AVOID"
     assert check_label("volle melk, boter", ["MILK"], onto).verdict == "AVOID"
+
+
+def test_a_pattern_timeout_is_retried_once_with_the_collector_paused(onto, monkeypatch) -> None:
+    """A pattern's time limit can be crossed by a pause of the process (a full garbage collection inside the call on
+    a loaded machine): the check is run again with the collector paused, and gives the ordinary answer."""
+    import gc
+
+    import dinecheck.allergens.pipeline as pipeline
+
+    real = pipeline.find_phrases
+    calls: list[bool] = []
+
+    def flaky(text, ontology):  # times out the first time only, as a pause would
+        calls.append(gc.isenabled())
+        if len(calls) == 1:
+            raise TimeoutError("regex timed out")
+        return real(text, ontology)
+
+    monkeypatch.setattr(pipeline, "find_phrases", flaky)
+    result = check_label("sugar, peanuts", ["PEANUT"], onto)
+    assert result.verdict == "AVOID" and calls == [True, False] and gc.isenabled()
+
+
+def test_a_text_whose_patterns_keep_timing_out_is_verify_never_an_error(onto, monkeypatch) -> None:
+    import dinecheck.allergens.pipeline as pipeline
+
+    def hung(text, ontology):
+        raise TimeoutError("regex timed out")
+
+    monkeypatch.setattr(pipeline, "find_phrases", hung)
+    result = check_label("sugar, salt", ["PEANUT"], onto)
+    assert result.verdict == "VERIFY" and result.findings == () and result.tokens_processed == 0
+    assert result.review_reasons == ("the label text could not be read in the time allowed (a pattern timed out "
+                                     "twice); nothing is known of what it holds",)  # fmt: skip
