@@ -73,8 +73,8 @@ NOT_MODIFIER_WORDS = frozenset(
 _NOT_MODIFIER_KEYS = frozenset(lookup_key(w) for w in NOT_MODIFIER_WORDS)
 
 # words of two senses: a processing, quality or origin word before or after a food ("pan tostado", "riz soufflé",
-# "carne picada"), and alone the name of an allergen food ("tostada": toast; "soufflé"; "Gefrorenes": ice cream;
-# "semi-skimmed": milk). Alone, such a token is that food (its
+# "carne picada", "gruyère râpé"), and alone the name of an allergen food ("tostada": toast; "soufflé";
+# "Gefrorenes": ice cream; "semi-skimmed": milk; Spanish "rape": monkfish). Alone, such a token is that food (its
 # name is in the data); inside a longer name it stays a modifier. A blind reviewer of every modifier word found them
 # (issue 8, sixth round); a word not listed here that names an allergen food is no modifier at all
 STANDALONE_FOOD_SENSES = frozenset({

@@ -119,8 +119,9 @@ def check_label(
     if unknown:
         raise OntologyError(f"unknown allergen code(s) {', '.join(map(str, unknown))}", "profile")
     # every pattern has a time limit (hostile text must not hang a check); a limit can also be crossed by a pause
-    # of the process — a full garbage collection inside a pattern call on a loaded machine — so a check that times
-    # out is run once more with the collector paused, and a text that still cannot be read is VERIFY, never an error
+    # of the process (a garbage collection inside a pattern call that allocates, on a loaded machine), so a check
+    # that times out is run once more with the collector paused; a text that still cannot be read is VERIFY, never
+    # an error
     try:
         return _check(text, codes, ontology, declared)
     except TimeoutError:
