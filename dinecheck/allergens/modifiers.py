@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dinecheck.allergens.ontology import Ontology
+from dinecheck.allergens.ontology import STANDALONE_FOOD_SENSES, Ontology
 from dinecheck.allergens.text import lookup_key
 
 # words introducing an origin tail ("of Spain", "d'Espagne", "aus Italien", "di Sicilia", "origin France")
@@ -132,7 +132,9 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
                 break
         if not suf[j] and words[j] in _CONNECTORS:  # "of spain", "d'espagne", "origin france"
             for k in range(j + 2, min(n, j + 1 + MAX_MODIFIER_WORDS) + 1):
-                if suf[k] and mods.get(_join(words[j + 1 : k])) == "modifier_origin":
+                place = _join(words[j + 1 : k])
+                # a word of two senses after "in" may be the food the name is in ("tuna in genovese": pesto)
+                if suf[k] and mods.get(place) == "modifier_origin" and place not in STANDALONE_FOOD_SENSES:
                     suf[j] = True
                     break
     heads = [(i, i + size) for size in range(n - 1, 0, -1) for i in range(0, n - size + 1)

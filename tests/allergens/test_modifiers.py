@@ -69,6 +69,14 @@ def test_a_word_of_two_senses_inside_a_name_is_a_modifier(text: str, head: str) 
     assert head in readings
 
 
+def test_a_word_of_two_senses_after_in_may_be_the_food_the_name_is_in() -> None:
+    """"tuna in genovese" is no tuna from Genoa alone: it may be tuna in pesto (the exhaustive carrier check found it
+    SAFE for MILK while "in genovese" was read as an origin)."""
+    for text, code in (("tuna in genovese", "MILK"), ("tuna in danish", "GLUTEN"), ("Rice, water. tuna in genovese",
+                                                                                    "TREE_NUTS")):  # fmt: skip
+        assert check_label(text, [code], ONTO).verdict != "SAFE", text
+
+
 def test_a_modifier_alone_is_not_an_ingredient() -> None:
     """Processing and quality words alone ("Kirschen, entsteint", "Pasteurisé.") describe, they name nothing: a note.
     Noun-like processing words ("juice", "cerneaux" — walnut kernels) and blends are never notes alone."""
