@@ -249,16 +249,23 @@ def _keeps_joins(words: list[str], have: set[str], ontology: Ontology) -> bool:
 
 def _join_codes(words: list[str], ontology: Ontology) -> set[str]:
     """The allergens named once two neighbouring words are joined (the words may be one word split by a space: "E
-    is" may be "Eis"; "wafer con e" may be "wafer cone"): the joined word alone, and the names of the key it makes
-    with the words around it. An imported name of unknown composition counts only what it surely carries (OFF's
-    "wheatflour" is gluten; its other allergens are the import's doubt, not knowledge of the word)."""
-    found: list[Synonym] = []
-    for i, (a, b) in enumerate(zip(words, words[1:], strict=False)):
-        found.extend(ontology.synonyms.get(a + b, ()))
-        if len(words) > 2:  # the names the joined word makes with its neighbours ("wafer cone")
-            joined = " ".join((*words[:i], a + b, *words[i + 2 :]))
-            found.extend(resolve_key(joined, ontology)[0])
-            found.extend(s for gram, syns in word_hints(joined, ontology) if a + b in gram.split(" ") for s in syns)
+    is" may be "Eis"; "wafer con e" may be "wafer cone"), any pair (:func:`pair_join_codes`)."""
+    codes: set[str] = set()
+    for i in range(len(words) - 1):
+        codes |= pair_join_codes(words, i, ontology)
+    return codes
+
+
+def pair_join_codes(words: list[str], i: int, ontology: Ontology) -> set[str]:
+    """The allergens named once ``words[i]`` and ``words[i + 1]`` are joined: the joined word alone, and the names of
+    the key it makes with the words around it. An imported name of unknown composition counts only what it surely
+    carries (OFF's "wheatflour" is gluten; its other allergens are the import's doubt, not knowledge of the word)."""
+    a, b = words[i], words[i + 1]
+    found = list(ontology.synonyms.get(a + b, ()))
+    if len(words) > 2:  # the names the joined word makes with its neighbours ("wafer cone")
+        joined = " ".join((*words[:i], a + b, *words[i + 2 :]))
+        found.extend(resolve_key(joined, ontology)[0])
+        found.extend(s for gram, syns in word_hints(joined, ontology) if a + b in gram.split(" ") for s in syns)
     codes: set[str] = set()
     for syn in found:
         floor = _POSSIBLE if ontology.ingredients[syn.canonical_id].category in UNKNOWN_COMPOSITION_CATEGORIES else -1

@@ -66,7 +66,7 @@ from dinecheck.allergens.furniture import (
     quantity_lead,
     sentence_end,
 )
-from dinecheck.allergens.normalize import remembered, resolve_key, word_hints
+from dinecheck.allergens.normalize import pair_join_codes, remembered, resolve_key, word_hints
 from dinecheck.allergens.ontology import Ontology, RiskLevel, RiskPhrase
 from dinecheck.allergens.text import fold_accents
 from dinecheck.allergens.tokenize import MAX_LABEL_CHARS, canonical_key
@@ -474,6 +474,16 @@ def _choose(cands: list[_Cand]) -> list[_Cand]:
     return chosen
 
 
+def _split_word(head: str, rest: str, ontology: Ontology) -> bool:
+    """Whether the last word of an absence claim's head and the first word after it, joined, name an allergen with
+    the words around them: the head is then a word split by a space ("sin gle gloucester", "no ugat"), no claim."""
+    head_words = canonical_key(_REGION_PUNCT.sub(" ", head, timeout=_TIMEOUT)).split(" ")
+    rest_words = canonical_key(_REGION_PUNCT.sub(" ", rest, timeout=_TIMEOUT)).split(" ")
+    if not head_words[-1] or not rest_words[0]:
+        return False
+    return bool(pair_join_codes([*head_words, *rest_words], len(head_words) - 1, ontology))
+
+
 def _mentions_allergen(region: str, ontology: Ontology) -> bool:
     """Whether any whole word(s) of ``region`` name an allergen-bearing ingredient (never mask those away)."""
     return remembered(ontology, "mentions", region, lambda: _mentions(region, ontology))
@@ -595,6 +605,8 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                     capped.append(raw(lead, start))
             else:
                 start, end = c.start, _first_item_end(t, c.end, next_start)
+                if _split_word(t[c.start : c.end], t[c.end : end], ontology):
+                    continue  # "sin gle gloucester" is single Gloucester split by a space, not "without gle…"
                 obj = canonical_key(t[c.end : end])
                 suitability = t[c.start : c.end] in _SUITABILITY
                 if (not suitability and " " in obj and not resolve_key(obj, ontology)[0]

@@ -220,3 +220,12 @@ def test_a_shared_production_warning_in_any_wording(text: str, named: tuple[str,
 
 def test_a_site_that_does_not_handle_an_allergen_is_no_warning() -> None:
     assert [h.type for h in find_phrases("Packed on a site that does not handle gluten.", load_data_dir()).hits] == []
+
+
+@pytest.mark.parametrize(("text", "code"), [("AKG, sin gle gloucester, salt", "EGG"), ("sugar, no ugat", "TREE_NUTS")])
+def test_a_claim_word_that_is_half_of_a_split_word_is_no_claim(text: str, code: str) -> None:
+    """"sin gle gloucester" is Single Gloucester split by a space (OCR, a line break), not "without gle gloucester":
+    the split-synonym property found it SAFE for EGG. A claim head whose last word, joined to the next, names an
+    allergen food is read as that word."""
+    assert check_label(text, [code], load_data_dir()).verdict != "SAFE"
+    assert check_label("sugar, sin leche", ["MILK"], load_data_dir()).verdict == "SAFE"  # a claim is still one
