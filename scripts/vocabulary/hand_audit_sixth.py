@@ -228,6 +228,15 @@ def _save(name: str, entries: list[dict]) -> None:
     (D / name).write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries), encoding="utf-8")
 
 
+def _entry(entries: list[dict], eid: str) -> dict:
+    """The entry of id ``eid``, appended empty when there is none yet (the script runs again over its own output)."""
+    entry = next((e for e in entries if e["id"] == eid), None)
+    if entry is None:
+        entry = {"id": eid}
+        entries.append(entry)
+    return entry
+
+
 def _add_names(entry: dict, names: dict[str, list[str]]) -> None:
     for lang, ns in names.items():
         have = entry["names"].setdefault(lang, [])
@@ -268,10 +277,7 @@ def main() -> None:
             _save(path.name, entries)
     for gid, (fname, parent, category, allergens, names, sources, why) in MOVES.items():
         entries = _load(fname)
-        entry = next((e for e in entries if e["id"] == gid), None)
-        if entry is None:
-            entry = {"id": gid}
-            entries.append(entry)
+        entry = _entry(entries, gid)
         entry.update({"category": category, "allergens": allergens, "names": names,
                       "note": (NOTE if sources else SENSE_NOTE) + why})
         if parent:
@@ -284,30 +290,21 @@ def main() -> None:
         if why not in entry.get("note", ""):
             entry["note"] = f"{entry.get('note', '')}; sixth round: {why}".lstrip("; ")
         _save(fname, entries)
-    for path in sorted(D.glob("*.jsonl")):
+    for path in sorted(D.glob("*.jsonl")):  # second senses, and the allergen-bearing audit's whole entries
         entries = _load(path.name)
-        hit = [e for e in entries if e["id"] in STANDALONE]
+        hit = [e for e in entries if e["id"] in STANDALONE or e["id"] in ADD_TO_ENTRY]
         for e in hit:
-            _add_names(e, STANDALONE[e["id"]])
-        if hit:
-            _save(path.name, entries)
-    for path in sorted(D.glob("*.jsonl")):  # the allergen-bearing audit: whole entries
-        entries = _load(path.name)
-        hit = [e for e in entries if e["id"] in ADD_TO_ENTRY]
-        for e in hit:
-            for code, level in ADD_TO_ENTRY[e["id"]].items():
+            _add_names(e, STANDALONE.get(e["id"], {}))
+            for code, level in ADD_TO_ENTRY.get(e["id"], {}).items():
                 e.setdefault("allergens", {}).setdefault(code, level)
         if hit:
             _save(path.name, entries)
     entries = _load("a_compounds.jsonl")  # … and the dishes split out of wider entries
     for sid, (src, names, adds) in SPLITS.items():
-        entry = next((e for e in entries if e["id"] == sid), None)
-        if entry is None:
-            entry = {"id": sid}
-            entries.append(entry)
-        entry.update({"category": "prepared_food", "allergens": adds, "names": names, "contains": [src],
-                      "note": f"sixth round: split by hand out of {src!r} after the blind audit of the allergen-bearing "
-                              "entries: the usual recipe of this dish adds what its allergens say"})  # fmt: skip
+        note = (f"sixth round: split by hand out of {src!r} after the blind audit of the allergen-bearing entries: "
+                "the usual recipe of this dish adds what its allergens say")
+        _entry(entries, sid).update({"category": "prepared_food", "allergens": adds, "names": names, "contains": [src],
+                                     "note": note})
     _save("a_compounds.jsonl", entries)
     for fname, target, langs in RELOCATED.values():
         entries = _load(fname)
