@@ -17,7 +17,9 @@ packs (``scripts/vocabulary/furniture/``). A lead is kept only when, in lookup-k
 The kept leads replace the ``statements_general`` and ``sentences_general`` arrays at the end of the TOML file (the
 hand-written arrays above them are never touched), so a rerun is idempotent.
 
-Usage: ``python scripts/merge_furniture.py scripts/vocabulary/furniture/furniture.jsonl [--write]``
+Usage: ``python scripts/merge_furniture.py scripts/vocabulary/furniture/furniture.jsonl
+[scripts/vocabulary/furniture/furniture_seventh.jsonl] [--write]`` (every source each time: the general arrays are
+rewritten from them)
 """
 
 from __future__ import annotations
@@ -137,10 +139,11 @@ def write(kept: dict[str, list[str]]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("source", type=Path)
+    ap.add_argument("source", type=Path, nargs="+", help="one or more JSON-lines files, merged in this order")
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args(argv)
-    rows = [json.loads(line) for line in args.source.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for source in args.source
+            for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]  # fmt: skip
     kept, refused = plan(rows, load_data_dir())
     for phrase, why in refused:
         print(f"refused {phrase!r}: {why}")

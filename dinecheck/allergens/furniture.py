@@ -78,7 +78,8 @@ def furniture() -> Furniture:
         instructions=tuple(dict.fromkeys((*keys("instructions"), *first_infinitives))),
         instruction_cues=frozenset(keys("instruction_cues")),
         origin_leads=keys("origin_leads"),
-        places=frozenset(keys("places")),
+        places=frozenset((*keys("places"), *keys("countries"))),
+        # the fishing areas, found inside a longer origin line ("trawled in the northeast atlantic fao 27")
         places_longest_first=tuple(sorted(keys("places"), key=len, reverse=True)),
         origin_words=frozenset(keys("origin_words")),
         nutrition_heads=frozenset(keys("nutrition_heads")),
@@ -254,7 +255,7 @@ def operator_name(key: str) -> bool:
 
 
 def is_place(key: str) -> bool:
-    """A fishing area alone ("Zone FAO 27", "Océano Índico"): provenance."""
+    """A fishing area or a country alone ("Zone FAO 27", "Océano Índico", "Serbia"): provenance."""
     f = furniture()
     bare = _AREA.sub("", key)
     return key in f.places or bare in f.places or (bool(bare) and f"fao {bare}" in f.places)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from dinecheck.allergens.furniture import furniture
 from dinecheck.allergens.ontology import STANDALONE_FOOD_SENSES, Ontology
 from dinecheck.allergens.text import lookup_key
 
@@ -111,6 +112,7 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
     mods = ontology.modifiers
     if not mods:
         return ()
+    countries = furniture().places  # a country or fishing area ends a name after a connector, never opens one
     words = _words(key)
     n = len(words)
     if n < 2 or n > MAX_WORDS:
@@ -134,7 +136,8 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
             for k in range(j + 2, min(n, j + 1 + MAX_MODIFIER_WORDS) + 1):
                 place = _join(words[j + 1 : k])
                 # a word of two senses after "in" may be the food the name is in ("tuna in genovese": pesto)
-                if suf[k] and mods.get(place) == "modifier_origin" and place not in STANDALONE_FOOD_SENSES:
+                if suf[k] and (mods.get(place) == "modifier_origin" or place in countries) \
+                        and place not in STANDALONE_FOOD_SENSES:
                     suf[j] = True
                     break
     heads = [(i, i + size) for size in range(n - 1, 0, -1) for i in range(0, n - size + 1)

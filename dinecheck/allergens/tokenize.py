@@ -194,11 +194,12 @@ _AMOUNT_ONLY = re.compile(r"[<>~]?\s?\d+(?:[.,]\d+)?\s?(?:g|mg|kg|ml|cl|l|kcal|k
 
 
 # an additive's international number without its "E" (Codex INS; Australian and New Zealand labels print "472e",
-# "preservative 220", "food acid (330)"): after a class word, or alone with a letter suffix
+# "preservative 220", "food acid (330)"; Indian, Gulf and South-East Asian labels "INS 330", "INS No. 211"): after a
+# class word or "INS", or alone
 _INS = re.compile(r"(?:(?:preservatives?|antioxidants?|emulsifiers?|thickeners?|stabili[sz]ers?|colou?rs?|food acids?|"
                   r"acidity regulators?|raising agents?|flavou?r enhancers?|sweeteners?|humectants?|firming agents?|"
                   r"gelling agents?|anti ?caking agents?|mineral salts?|glazing agents?|acids?) \(?)?"
-                  r"(1\d{2,3}|[2-9]\d{2})(?: ?\(?([a-h]|i{1,3}|iv|v|vi)\)?)?\)?$")
+                  r"(?:ins ?(?:no\.? ?)?)?(1\d{2,3}|[2-9]\d{2})(?: ?\(?([a-h]|i{1,3}|iv|v|vi)\)?)?\)?$")
 # a US certified colour (21 CFR 74): "FD&C Yellow No. 5", "Red 40 Lake", "D&C Red No. 33"
 _US_COLOUR = re.compile(r"(?:f ?d ?& ?c |d ?& ?c )?(red|yellow|blue|green|orange|citrus red) (?:no\.? ?|#)?(\d{1,2})"
                         r"(?: (?:aluminum |aluminium )?lake)?$")

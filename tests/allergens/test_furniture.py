@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dinecheck.allergens.furniture import furniture
+from dinecheck.allergens.normalize import resolve_key
 from dinecheck.allergens.ontology import RiskLevel, load_data_dir
 from dinecheck.allergens.phrases import find_phrases
 from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
@@ -115,6 +116,26 @@ def test_an_origin_line_with_more_than_places_is_not_masked(text: str) -> None:
     assert check(text).verdict == "VERIFY"
 
 
+@pytest.mark.parametrize("text", ["Raspberries (Serbia), sugar.", "Salt. Made in Singapore.", "rice from Cambodia",
+                                  "Framboises de Serbie, sucre. Produit de Bulgarie.", "Himbeeren aus Serbien",
+                                  "Raspberries. Origin: Serbia, Bulgaria"])  # fmt: skip
+def test_any_country_is_a_place(text: str) -> None:
+    """ISO 3166-1 names in the five languages (``countries`` in label_furniture.toml): alone, after an origin lead, or
+    ending a name after a connector."""
+    assert check(text).verdict == "SAFE", check(text).to_json()
+
+
+def test_a_country_never_opens_a_name_and_never_hides_a_food_sense() -> None:
+    # "Singapore noodles" (prawns, egg, soy) is a dish named after a place, not noodles from there
+    assert check("Singapore noodles", "SHELLFISH").verdict == "VERIFY"
+    assert check("bebida de malta", "GLUTEN").verdict == "AVOID"  # Spanish "malta" is malt, not Malta
+    assert check("jus de grenade", "PEANUT").verdict == "SAFE"  # French "grenade" is a pomegranate, read as one
+    places = furniture().places
+    assert {"serbia", "singapore", "bulgarie", "serbien", "camboya", "cambogia"} <= places
+    assert not places & {"malta", "grenade", "granada", "anguilla", "curacao", "jersey"}
+    assert [p for p in places if resolve_key(p, ONTO)[0]] == []  # no place is a name the ontology reads
+
+
 @pytest.mark.parametrize("text", ["Water, salt. Cut green beans, zorbleflap.", "Salt. Cut beans, zorbleflap.",
                                   "Salt. Steam distilled zorbleflap oil."])  # fmt: skip
 def test_a_list_opening_with_an_instruction_word_is_not_an_instruction(text: str) -> None:
@@ -195,6 +216,11 @@ def test_a_warning_naming_a_hazard_and_an_allergen_keeps_the_allergen() -> None:
 def test_an_additive_number_without_its_e_reads_as_the_e_number() -> None:
     assert [t.key for t in tokenize("emulsifiers (481, 472e), preservative 220")] == ["emulsifiers", "e472e", "e220"]
     assert [t.key for t in tokenize("sugar 100g")] == ["sugar 100g"]  # an amount is no additive number
+    # the Codex INS number as Indian and Gulf labels print it
+    assert [t.key for t in tokenize("acidity regulator (INS 330), INS No. 211, INS150d, ins 1422")] == [
+        "acidity regulator", "e330", "e211", "e150d", "e1422"]  # fmt: skip
+    assert check("sugar, emulsifier (INS 322)", "SOY").verdict == "VERIFY"  # lecithin: soy possible
+    assert [t.key for t in tokenize("insulin 330")] == ["insulin 330"]  # only the word INS
 
 
 def test_cooking_times_and_temperatures_alone_are_notes() -> None:
@@ -221,7 +247,6 @@ def test_an_instruction_after_a_comma_needs_a_cue() -> None:
 def test_names_that_begin_with_a_furniture_word_are_never_hidden() -> None:
     """Exhaustive over the risky synonyms: every allergen synonym whose first word is also an instruction, note or
     statement word ("stir fry sauce", "toast", "mix di frutta secca"), in every carrier, is never SAFE."""
-    from dinecheck.allergens.furniture import furniture
     from dinecheck.allergens.text import lookup_key
 
     f = furniture()
@@ -247,7 +272,6 @@ REWRITE_ARTEFACTS = ("store", "lagern")
 def test_no_furniture_entry_names_an_allergen() -> None:
     """A furniture mask hides its own words: none of them may name an allergen (the rest of a masked region is
     checked at run time)."""
-    from dinecheck.allergens.furniture import furniture
     from dinecheck.allergens.phrases import _mentions
 
     f = furniture()

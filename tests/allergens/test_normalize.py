@@ -216,3 +216,16 @@ def test_a_dish_named_by_what_flavours_it_is_never_read_as_food_and_medium() -> 
     assert check_label("pain aux raisins", ["EGG"], onto).verdict != "SAFE"
     assert check_label("tuna in zorblax", ["PEANUT"], onto).unmatched == ("tuna in zorblax",)
     assert check_label("zorblax in water", ["PEANUT"], onto).unmatched == ("zorblax in water",)
+
+
+def test_the_indian_fssai_wording_reads_as_its_ingredients() -> None:
+    """The FSSAI classes of added flavour and colour, "liquid glucose" and the INS number are ingredients the shipped
+    data knows; "permitted" is a quality word that never hides what it dresses."""
+    onto = load_data_dir()
+    label = ("Sugar, liquid glucose, refined palmolein oil, permitted synthetic food colour (INS 102), emulsifier "
+             "(INS 471), added flavours (natural and nature identical flavouring substances)")
+    r = check_label(label, ["PEANUT", "MILK", "GLUTEN"], onto)
+    assert (r.verdict, r.unmatched) == ("SAFE", ())
+    assert ids("liquid glucose", onto) == (("glucose_syrup",), "exact")
+    assert ids("nature identical flavouring substances", onto) == (("artificial_flavouring",), "exact")
+    assert check_label("permitted milk solids, sugar", ["MILK"], onto).verdict == "AVOID"
