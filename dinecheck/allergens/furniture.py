@@ -31,9 +31,12 @@ _CONTROL_CODE = re.compile(r"^[a-z]{2} (?:bio|oko|eco|org|bio org) \d{2,3}\b")
 _CODE_LINE_WORDS = frozenset({"agriculture", "agricultura", "agricoltura", "landwirtschaft", "ue", "eu", "non", "no",
                               "nicht", "hors", "et", "and", "y", "e", "und", "uk", "gb", "ch", "france", "italia",
                               "italy", "espana", "spain", "deutschland", "germany", "schweiz", "suisse"})  # fmt: skip
-# a pack count ("4 x 20g bags", "6 x 330 ml", "10 sachets")
-_PACK = re.compile(r"\d+ ?x ?\d+(?:[.,]\d+)? ?(?:g|ml|cl|l|kg)\b(?: (?:bags?|sachets?|packs?|portions?|pots?|cans?|"
-                   r"bottles?|capsules?|pods?|sticks?))?$")
+# a pack count ("4 x 20g bags", "6 x 330 ml", "10 sachets", "20 tea bags", "20 Beutel à 1,5 g")
+_PACK_UNITS = (r"(?:tea |coffee )?(?:bags?|sachets?|packs?|portions?|pots?|cans?|bottles?|capsules?|pods?|sticks?|"
+               r"servings?|tablets?|pieces?|beutel|teebeutel|kapseln|portionen|stuck|tabletten|dosettes?|bustine|"
+               r"filtri|capsule|sobres|bolsitas|capsulas|unidades|pezzi|unites)")
+_PACK = re.compile(r"\d+ ?x ?\d+(?:[.,]\d+)? ?(?:g|ml|cl|l|kg)\b(?: " + _PACK_UNITS + r")?$"
+                   r"|\d+ " + _PACK_UNITS + r"(?: (?:a|x|of|de|di|je|zu je|of each) \d+(?:[.,]\d+)? ?(?:g|ml))?$")
 _DIGITS = re.compile(r"\s*\d+(?:[.,]\d+)?\s*")
 
 
@@ -67,7 +70,8 @@ def furniture() -> Furniture:
         return tuple(dict.fromkeys(lookup_key(x) for x in raw.get(name, ())))
 
     # the hand-written leads, then the helper-written ones merged by scripts/merge_furniture.py
-    statements = tuple(dict.fromkeys((*keys("statements"), *keys("statements_general"))))
+    # a nutrition heading is a statement too (the table after it is masked by the phrase reader)
+    statements = tuple(dict.fromkeys((*keys("statements"), *keys("statements_general"), *keys("nutrition_heads"))))
     sentences = tuple(dict.fromkeys((*keys("sentences"), *keys("sentences_general"))))
     # German and Dutch put the infinitive first too ("Aufbacken bei 200 °C"); one that is a statement already
     # ("lagern", masked to the end of its item wherever it stands) stays one
@@ -232,6 +236,34 @@ def verb_final_instruction(key: str) -> bool:
     if len(words) < 2 or not (words[-1] in f.instruction_finals or " ".join(words[-2:]) in f.instruction_finals):
         return False
     return len(words) <= 3 or any(w in f.instruction_cues for w in words)
+
+
+# a cooking or waiting time ("6 8 min" once the hyphen is folded, "12 minutes", "2 stunden") and a heat
+# ("170c", "200 °c", "gas 6", "800w") in a lookup key
+_COOK_TIME = regex.compile(r"(?<![^\W_])\d+(?:[.,]\d+)?(?: (?:to |a |bis |à )?\d+(?:[.,]\d+)?)? ?(?:mins?|minutes?|minuten|"
+                           r"minutos|minuti|secs?|seconds?|secondes?|sekunden|segundos|secondi|hrs?|hours?|heures?|"
+                           r"stunden?|horas?|ore)(?![^\W_])")
+_HEAT = regex.compile(r"(?<![^\W_])\d+ ?(?:°|º)? ?[cf](?![^\W_])|(?<![^\W_])\d+ ?(?:w|watts?)(?![^\W_])"
+                      r"|(?<![^\W_])gas(?: mark)? \d")
+MAX_INSTRUCTION_WORDS = 30
+
+
+def timed_instruction(key: str) -> bool:
+    """A preparation instruction by what only instructions say, whatever its first word ("deep fry from frozen at
+    170c for 6 8 min", "fischstabchen unaufgetaut 8 10 min in der pfanne"): a cooking time and a heat or another
+    instruction cue (an appliance, a state such as frozen, a moment), in at most 30 words. The caller makes sure no
+    word of it names an allergen."""
+    words = key.split(" ")
+    if len(words) > MAX_INSTRUCTION_WORDS or not any(ch.isdigit() for ch in key):
+        return False
+    time = _COOK_TIME.search(key, timeout=_TIMEOUT)
+    if time is None:
+        return False
+    if _HEAT.search(key, timeout=_TIMEOUT) is not None:
+        return True
+    rest = (key[: time.start()] + " " + key[time.end() :]).split()
+    cues = furniture().instruction_cues
+    return any(w in cues for w in rest)
 
 
 def only_function_words(key: str) -> bool:

@@ -38,7 +38,13 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
-from dinecheck.allergens.furniture import is_place, only_function_words, operator_name, verb_final_instruction
+from dinecheck.allergens.furniture import (
+    is_place,
+    only_function_words,
+    operator_name,
+    timed_instruction,
+    verb_final_instruction,
+)
 from dinecheck.allergens.modifiers import modifier_readings, only_modifiers, strip_modifiers
 from dinecheck.allergens.ontology import LANGUAGES, UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
 from dinecheck.allergens.tokenize import Token, canonical_key, e_number_base, is_purpose_note
@@ -370,8 +376,9 @@ def _bare_note(key: str, ontology: Ontology) -> bool:
     if only_function_words(key):  # no word the ontology reads, nor two words joined that name an allergen ("E is")
         words = key.split(" ")
         return not any(resolve_key(w, ontology)[0] for w in words) and _keeps_joins(words, set(), ontology)
-    if verb_final_instruction(key) or operator_name(key):
-        # "3-5 Minuten ziehen lassen", "Greenfield Larder Ltd": an instruction, a company — unless it names an allergen
+    if verb_final_instruction(key) or operator_name(key) or timed_instruction(key):
+        # "3-5 Minuten ziehen lassen", "Greenfield Larder Ltd", "Deep fry from frozen at 170C for 6-8 min": an
+        # instruction, a company — unless it names an allergen
         return not _names_allergen(key, ontology)
     return ontology.modifiers.get(key) == "modifier_origin" or is_place(key) or only_modifiers(key, ontology)
 

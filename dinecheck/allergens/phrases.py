@@ -90,6 +90,7 @@ _ABSENCE_SUFFIX = regex.compile(r"[^\W\d_]+ free(?! (?:range|run|flowing|trade))
 _INTRO = regex.compile(  # (?P<tail>…): the "see …" part, kept as text if it names an allergen
     r"(?:contains|contain)(?: only)? (?:(?:less than )?\d+(?:[.,]\d+)? ?(?:%|percent)(?: or less)? of"
     r"|one or more of the following|less than \d+(?:[.,]\d+)? ?(?:%|percent) of)(?: the following)?"
+    r"|(?:less than \d+(?:[.,]\d+)? ?(?:%|percent)|\d+(?:[.,]\d+)? ?(?:%|percent) or less) of(?: the following)?"
     r"|contient moins de \d+(?:[.,]\d+)? ?% de|enthalt weniger als \d+(?:[.,]\d+)? ?% "
     r"|(?:allergy advice|allergy information|allergen information|allergens|allergenes|allergene|allergeni|alergenos"
     r"|allergenen|allergie informatie)"
@@ -397,14 +398,15 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
 _FACILITY = regex.compile(
     r"\b(?:(?:made|baked|produced|manufactured|packed|packaged|processed|prepared|elaborated|bottled|roasted|"
     r"blended|filled|cooked)\s)?(?:in|on)\s(?:(?:a|an|the)\s)?(?:(?:shared|same|common)\s)?"
-    r"(?:facility|factory|plant|site|line|bakery|"
+    r"(?:facility|factory|plant|site|line|bakery|mill|establishment|building|workshop|"
     r"kitchen|environment|premises|unit|production area|equipment)\s(?:(?:that|which|where)\s(?:also\s)?"
     r"(?:processes|process|handles|handle|uses|use|manufactures|produces|packs|pack|makes|bakes|prepares|contains|"
+    r"mills|roasts|packages|"
     r"(?:are|is)\s(?:also\s)?(?:handled|used|processed|present))"
     r"|where\s[^.,;:!?\n]{1,60}?\s(?:are|is)\s(?:also\s)?(?:handled|used|processed|present))\b"
 )
 _FACILITY_WORDS = ("facility", "factory", "plant", "site", "line", "bakery", "kitchen", "environment", "premises",
-                   "unit", "area", "equipment")  # fmt: skip
+                   "unit", "area", "equipment", "mill", "establishment", "building", "workshop")  # fmt: skip
 
 
 def _facility_matches(t: str) -> list[regex.Match[str]]:
@@ -415,7 +417,9 @@ def _facility_matches(t: str) -> list[regex.Match[str]]:
 
 # every match of _INTRO starts with one of these (the regex is tried only where one occurs)
 _INTRO_STARTS = ("contain", "contient moins de", "enthalt weniger als", "allerg", "alergenos", "for allergens",
-                 "this product")  # fmt: skip
+                 "this product", "less than")  # fmt: skip
+# "2% or less of: …" without its "contains" (US labels, 21 CFR 101.4(a)(2)): the match starts at the number
+_OR_LESS = regex.compile(r"(?<![\w.,])\d+(?:[.,]\d+)? ?(?:%|percent) or less of")
 
 
 # the introducers that point at the allergens of the list ("Allergens: see ingredients in bold") rather than at a
@@ -440,9 +444,12 @@ def _intro_matches(t: str) -> list[regex.Match[str]]:
     """The matches of :data:`_INTRO` in ``t``, as ``finditer`` gives them (leftmost, non-overlapping), trying the
     pattern only where a match can start."""
     if not ("contain" in t or "allerg" in t or "contient moins" in t or "enthalt weniger" in t or "alergenos" in t
-            or "this product" in t):  # fmt: skip
+            or "this product" in t or "less than" in t or "or less of" in t):  # fmt: skip
         return []
-    starts = sorted({i for word in _INTRO_STARTS for i in _find_all(t, word)})
+    starts = {i for word in _INTRO_STARTS for i in _find_all(t, word)}
+    if "or less of" in t:
+        starts.update(m.start() for m in _OR_LESS.finditer(t, timeout=_TIMEOUT))
+    starts = sorted(starts)
     out = []
     end = 0
     for i in starts:
@@ -500,6 +507,14 @@ def _mentions(region: str, ontology: Ontology) -> bool:
     syns, _k, _r = resolve_key(key, ontology)
     found = list(syns) + [syn for _gram, grams in word_hints(key, ontology) for syn in grams]
     return any(ontology.allergen_paths(syn.canonical_id) for syn in found)
+
+
+def _named_codes(region: str, ontology: Ontology) -> set[str]:
+    """The allergen codes the whole words of ``region`` name (what :func:`_mentions` finds)."""
+    key = canonical_key(_REGION_PUNCT.sub(" ", region, timeout=_TIMEOUT))
+    syns, _k, _r = resolve_key(key, ontology)
+    found = list(syns) + [syn for _gram, grams in word_hints(key, ontology) for syn in grams]
+    return {p.code for syn in found for p in ontology.allergen_paths(syn.canonical_id)}
 
 
 def _resolve_items(list_text: str, ontology: Ontology) -> tuple[Mapping[str, RiskLevel], tuple[str, ...], bool]:
@@ -583,7 +598,17 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 continue  # the cue may sit past the next phrase of the same sentence ("…, refrigerate and use within 3 days")
             start = c.start
             if c.kind in ("instruction", "instruction_item") and _mentions_allergen(t[c.start : end], ontology):
-                continue  # "Toast 2 min", "Stir fry sauce …": the verb may begin a name — nothing is masked
+                if "(" in t[c.start : end] or "[" in t[c.start : end]:
+                    continue  # "Cook for 2 minutes (with butter)": a bracket holds components — nothing is masked
+                # "Add milk to taste", "Heat 200 ml milk for 2 minutes": what it names may be in the product (the
+                # verb may begin a name), so each allergen it names is POSSIBLE; its other words are the
+                # consumer's part, masked like any instruction
+                a, b = raw(c.start, end)
+                named = _named_codes(t[c.start : end], ontology)
+                hits.append(PhraseHit(text[a:b].strip(), "PREPARATION", RiskLevel.POSSIBLE, _ordered(tuple(named)), (a, b)))
+                masks.append((a, b))
+                statements.append(text[a:b])
+                continue
             if _mentions_allergen(t[c.end : end], ontology):
                 end = c.end  # "keep refrigerated peanuts": only the statement's own words are masked
             elif c.kind == "statement" and t[c.start : c.end] in furniture().nutrition_heads:

@@ -121,7 +121,10 @@ _PURPOSE_WORDS = frozenset(
      "stabilizer", "stabiliser", "emulsifier", "thickener", "coating", "anticaking", "agent", "carrier", "leavening",
      "dough", "conditioner", "whitening", "acidity", "regulator", "sweetener", "colouring", "coloring", "browning",
      "nutrient", "nutrients", "enrichment", "fortification", "product", "la", "fraicheur", "conserver", "couleur",
-     "reguler", "l'acidite", "acidite", "le", "gout", "regulate", "adjust"}
+     "reguler", "l'acidite", "acidite", "le", "gout", "regulate", "adjust",
+     # the functions 21 CFR 101.22(j) asks a US chemical preservative to state
+     "retention", "retard", "retards", "spoilage", "rancidity", "discoloration", "discolouration", "oxidation",
+     "darkening", "shelf", "life", "extend", "clumping", "sticking", "foaming", "firmness", "crisp", "aid"}
 )  # fmt: skip
 _PART_WORDS = frozenset(
     {"leaf", "leaves", "root", "roots", "stem", "stems", "stalk", "stalks", "flower", "flowers", "bulb", "bark",

@@ -48,8 +48,24 @@ ADD_NAMES: dict[str, tuple[dict[str, list[str]], str]] = {
 
 # modifier entry id → words by language, each a quality word that never names a food
 ADD_MODIFIERS: dict[str, dict[str, list[str]]] = {
-    "modifier_quality": {"en": ["permitted"]},  # FSSAI: "permitted emulsifier", "permitted natural colour"
-}
+    "modifier_quality": {
+        "en": ["permitted",  # FSSAI: "permitted emulsifier", "permitted natural colour"
+               "microbial"],  # "microbial rennet", "enzymes microbiennes": the source of an enzyme
+        "fr": ["microbien", "microbienne", "microbiens", "microbiennes",
+               # the rind of the French cheese types ("à pâte molle" is no modifier: "pâte" is also a dough)
+               "à croûte fleurie", "à croûte lavée", "à croûte naturelle"],
+        "de": ["mikrobiell", "mikrobielle", "mikrobieller", "mikrobielles", "mikrobiellen",
+               # the fat classes of the German cheese regulation (Käseverordnung § 5)
+               "magerstufe", "viertelfettstufe", "halbfettstufe", "dreiviertelfettstufe", "fettstufe",
+               "vollfettstufe"],
+        "es": ["microbiano", "microbiana", "microbianos", "microbianas"],
+        "it": ["microbico", "microbica", "microbici", "microbiche"],
+    },
+    "modifier_processing": {  # "exhausted vanilla pods": pods whose extract was taken (ice cream labels)
+        "en": ["exhausted"], "fr": ["épuisé", "épuisée", "épuisés", "épuisées"],
+        "es": ["agotado", "agotada", "agotados", "agotadas"], "it": ["esausto", "esausta", "esausti", "esauste"],
+    },
+}  # fmt: skip
 
 
 def _load(path: Path) -> list[dict]:

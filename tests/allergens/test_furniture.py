@@ -223,6 +223,42 @@ def test_an_additive_number_without_its_e_reads_as_the_e_number() -> None:
     assert [t.key for t in tokenize("insulin 330")] == ["insulin 330"]  # only the word INS
 
 
+@pytest.mark.parametrize("text", ["Rice. Deep fry from frozen at 170C for 6-8 min.",
+                                  "Rice. Oven bake at 200°C / Gas 6 for 12-14 minutes.",
+                                  "Riz. Cuisson au four 12 minutes à 180 °C, retourner à mi-cuisson."])  # fmt: skip
+def test_an_instruction_with_a_time_and_a_heat_is_a_note_whatever_its_first_word(text: str) -> None:
+    assert check(text).verdict == "SAFE", check(text).to_json()
+
+
+def test_a_timed_instruction_never_hides_an_allergen_or_an_unknown_word() -> None:
+    assert check("Rice. Deep fry in peanut oil at 170C for 6 min.", "PEANUT").verdict != "SAFE"
+    assert check("Fischstäbchen unaufgetaut 8-10 Min", "FISH").verdict != "SAFE"
+    assert check("Rice, zorbleflap 10 minutes").verdict == "VERIFY"  # a time alone is no instruction
+
+
+@pytest.mark.parametrize("text", ["Rice. Add milk to taste.", "Rice. Heat 200 ml milk in the microwave for 2 minutes.",
+                                  "Flocons d'avoine. Faire chauffer 2 minutes avec du lait."])  # fmt: skip
+def test_an_instruction_naming_an_allergen_warns_of_it_and_hides_nothing_else(text: str) -> None:
+    """The allergen an instruction names may be the consumer's part or the product's: it is POSSIBLE (a
+    ``PREPARATION`` hit), never dropped; the instruction's other words are masked like any instruction's."""
+    milk = check(text, "MILK")
+    assert milk.verdict == "VERIFY" and [(f.code, f.level) for f in milk.findings] == [("MILK", RiskLevel.POSSIBLE)]
+    assert [h.type for h in milk.risk_phrases] == ["PREPARATION"] and milk.unmatched == ()
+    assert check(text, "PEANUT").verdict == "SAFE"
+
+
+def test_a_us_preservative_s_stated_function_is_a_note() -> None:
+    assert check("Sugar, sodium bisulfite (to promote color retention), BHT (to retard rancidity)").verdict == "SAFE"
+    assert check("Sugar, milk (to promote color retention)", "MILK").verdict == "AVOID"
+
+
+@pytest.mark.parametrize("text", ["Sugar, strawberries. Frutta utilizzata: 60 g per 100 g.",
+                                  "Azúcar, fresas. Fruta utilizada: 45 g por 100 g.",
+                                  "Sucre, fraises. Fruits mis en œuvre : 50 g pour 100 g."])  # fmt: skip
+def test_the_jam_directive_wording_is_a_note(text: str) -> None:
+    assert check(text).verdict == "SAFE", check(text).to_json()
+
+
 def test_cooking_times_and_temperatures_alone_are_notes() -> None:
     assert [t.role for t in tokenize("45 mins, Fan 170C, Gas 5, 800W")] == ["note"] * 4
     assert [t.role for t in tokenize("5 eggs")] == ["ingredient"]

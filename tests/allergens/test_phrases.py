@@ -116,7 +116,8 @@ def test_shipped_phrase_file_covers_five_languages_and_every_type() -> None:
     assert len(shipped.risk_phrases) == len(rows)
 
 
-@pytest.mark.parametrize("text", ["contains 2% or less of", "Contains less than 1% of the following"])
+@pytest.mark.parametrize("text", ["contains 2% or less of", "Contains less than 1% of the following",
+                                  "less than 2% of", "2% or less of", "1.5 percent or less of the following"])  # fmt: skip
 def test_list_introducers_are_masked_silently(text: str, onto) -> None:
     scan = find_phrases(text, onto)
     assert (scan.hits, scan.claims, scan.masks) == ((), (), ((0, len(text)),))
@@ -211,6 +212,8 @@ def test_packing_and_usage_statements(onto) -> None:
         ("Made on a line that also handles soy.", ("SOY",)),
         ("This product is elaborated in line that also process soy.", ("SOY",)),
         ("Packed in an environment where nuts are also handled.", ()),  # a warning whose list reads nothing
+        ("Produced in a mill that also handles wheat.", ("GLUTEN",)),
+        ("Made in an establishment that uses sesame.", ("SESAME",)),
     ],
 )
 def test_a_shared_production_warning_in_any_wording(text: str, named: tuple[str, ...]) -> None:
@@ -229,3 +232,15 @@ def test_a_claim_word_that_is_half_of_a_split_word_is_no_claim(text: str, code: 
     allergen food is read as that word."""
     assert check_label(text, [code], load_data_dir()).verdict != "SAFE"
     assert check_label("sugar, sin leche", ["MILK"], load_data_dir()).verdict == "SAFE"  # a claim is still one
+
+
+def test_a_list_introducer_without_contains_keeps_its_list() -> None:
+    onto = load_data_dir()
+    assert check_label("salt, less than 2% of dried garlic, dried onion", ["PEANUT"], onto).verdict == "SAFE"
+    assert check_label("salt, 2% or less of: garlic, whey", ["MILK"], onto).verdict == "AVOID"
+    assert check_label("salt, less than 2% of peanut flour", ["PEANUT"], onto).verdict == "AVOID"
+
+
+def test_a_dairy_is_no_facility_word() -> None:
+    """"Made in a dairy that also processes nuts": the dairy stays a word that names milk."""
+    assert check_label("Sugar. Made in a dairy that also processes nuts.", ["MILK"], load_data_dir()).verdict != "SAFE"
