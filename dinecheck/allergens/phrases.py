@@ -446,13 +446,12 @@ def _intro_matches(t: str) -> list[regex.Match[str]]:
     if not ("contain" in t or "allerg" in t or "contient moins" in t or "enthalt weniger" in t or "alergenos" in t
             or "this product" in t or "less than" in t or "or less of" in t):  # fmt: skip
         return []
-    starts = {i for word in _INTRO_STARTS for i in _find_all(t, word)}
+    at = {i for word in _INTRO_STARTS for i in _find_all(t, word)}
     if "or less of" in t:
-        starts.update(m.start() for m in _OR_LESS.finditer(t, timeout=_TIMEOUT))
-    starts = sorted(starts)
+        at.update(m.start() for m in _OR_LESS.finditer(t, timeout=_TIMEOUT))
     out = []
     end = 0
-    for i in starts:
+    for i in sorted(at):
         if i < end:
             continue
         m = _INTRO.match(t, i, timeout=_TIMEOUT)
@@ -604,8 +603,9 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 # verb may begin a name), so each allergen it names is POSSIBLE; its other words are the
                 # consumer's part, masked like any instruction
                 a, b = raw(c.start, end)
-                named = _named_codes(t[c.start : end], ontology)
-                hits.append(PhraseHit(text[a:b].strip(), "PREPARATION", RiskLevel.POSSIBLE, _ordered(tuple(named)), (a, b)))
+                mentioned = _named_codes(t[c.start : end], ontology)
+                hits.append(PhraseHit(text[a:b].strip(), "PREPARATION", RiskLevel.POSSIBLE, _ordered(tuple(mentioned)),
+                                      (a, b)))  # fmt: skip
                 masks.append((a, b))
                 statements.append(text[a:b])
                 continue
