@@ -155,6 +155,7 @@ class Memo:
     suggestions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # unknown key → close names (:mod:`suggest`)
     choice_keys: list[str] = field(default_factory=list)  # every synonym key, for the suggestion search
     run_together: dict[str, _Resolved] = field(default_factory=dict)  # token text → its case-change reading
+    glued: dict[str, _Resolved] = field(default_factory=dict)  # one-word key → its two-word name, space lost
     known: dict[str, bool] = field(default_factory=dict)  # key → whether it is a known name with modifiers around it
     may_carry: dict[str, bool] = field(default_factory=dict)  # matched key → whether a name of it has a POSSIBLE path
     bare_notes: dict[str, bool] = field(default_factory=dict)  # unknown key → whether it is only a place / modifiers
@@ -356,6 +357,8 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
         if not found[0] and _CASE_CHANGE.search(tok.text) is not None:
             text = tok.text
             found = remembered(ontology, "run_together", text, partial(_run_together, text, ontology)) or found
+        if not found[0] and " " not in key and len(key) >= 2 * MIN_GLUED_PART:  # "yeastextract", "WHEATflour"
+            found = remembered(ontology, "glued", key, partial(_glued, key, ontology)) or found
         if not found[0] and key.startswith(_STEREO):  # "L-Tryptophan", "DL-alpha-tocopherol": the same substance
             bare = key.split(" ", 1)[1]
             alt = remembered(ontology, "readings", bare, partial(_reading, bare, False, ontology))
@@ -409,7 +412,29 @@ def _run_together(text: str, ontology: Ontology) -> _Resolved:
         if not syns:
             return (), None, None
         found.extend(syns)
+    for i in range(len(keys)):  # the name the parts make together counts too: "CremeCaramel" is a crème caramel
+        for j in range(i + 2, min(len(keys), i + MAX_PART_WORDS) + 1):
+            found.extend(resolve_key(" ".join(keys[i:j]), ontology)[0])
     return tuple(found), " | ".join(keys), "run together"
+
+
+MIN_GLUED_PART = 3
+
+
+def _glued(key: str, ontology: Ontology) -> _Resolved:
+    """One word that is a known two-word name with its space lost ("yeastextract", "coconutoil", "WHEATflour"): every
+    split into two parts of three letters or more whose spaced form is a known name (exactly or by its inflection),
+    when the name keeps what each part names on its own; all such readings count. ``((), None, None)`` otherwise —
+    never two names guessed apart."""
+    found: list[Synonym] = []
+    keys: list[str] = []
+    for i in range(MIN_GLUED_PART, len(key) - MIN_GLUED_PART + 1):
+        spaced = f"{key[:i]} {key[i:]}"
+        syns, _k, rule = resolve_key(spaced, ontology)
+        if syns and rule in ("exact", "inflection") and _keeps_hints(spaced, syns, ontology):
+            found.extend(syns)
+            keys.append(spaced)
+    return (tuple(found), " | ".join(keys), "glued") if found else ((), None, None)
 
 
 def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:

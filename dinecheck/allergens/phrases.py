@@ -508,6 +508,16 @@ def _mentions(region: str, ontology: Ontology) -> bool:
     return any(ontology.allergen_paths(syn.canonical_id) for syn in found)
 
 
+def _compound_stem(stem: str, ontology: Ontology) -> bool:
+    """Whether the stem of a German "-frei" word is no name but begins with one that carries an allergen
+    ("butterwasser" of "Butterwasserfrei": butter, anhydrous): then the word is no claim."""
+    key = canonical_key(stem)
+    if " " in key or resolve_key(key, ontology)[0]:
+        return False
+    return any(ontology.allergen_paths(syn.canonical_id)
+               for i in range(3, len(key) - 1) for syn in resolve_key(key[:i], ontology)[0])  # fmt: skip
+
+
 def _named_codes(region: str, ontology: Ontology) -> set[str]:
     """The allergen codes the whole words of ``region`` name (what :func:`_mentions` finds)."""
     key = canonical_key(_REGION_PUNCT.sub(" ", region, timeout=_TIMEOUT))
@@ -625,6 +635,8 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
             prev_end = chosen[n - 1].end if n > 0 else 0
             if c.kind == "suffix":
                 start, end = c.start, c.end
+                if t.endswith("frei", c.start, c.end) and _compound_stem(t[c.start : c.end - 4], ontology):
+                    continue  # "Butterwasserfrei" is "Butter wasserfrei" run together, not "free of Butterwasser"
                 lead = _item_start(t, c.start, prev_end)  # "dairy and" of "dairy and gluten free"
                 if lead < start:
                     capped.append(raw(lead, start))

@@ -61,8 +61,11 @@ ADD_MODIFIERS: dict[str, dict[str, list[str]]] = {
         "es": ["microbiano", "microbiana", "microbianos", "microbianas"],
         "it": ["microbico", "microbica", "microbici", "microbiche"],
     },
+    "modifier_part": {"en": ["ingredients", "ingredient"]},  # "Contains: soy ingredients" (what is made of soy)
     "modifier_processing": {  # "exhausted vanilla pods": pods whose extract was taken (ice cream labels)
-        "en": ["exhausted"], "fr": ["épuisé", "épuisée", "épuisés", "épuisées"],
+        "en": ["exhausted",
+               "made"],  # "cheese made with skim milk": the conjunction leaves "cheese made"
+        "fr": ["épuisé", "épuisée", "épuisés", "épuisées"],
         "es": ["agotado", "agotada", "agotados", "agotadas"], "it": ["esausto", "esausta", "esausti", "esauste"],
     },
 }  # fmt: skip

@@ -14,8 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dinecheck.allergens.normalize import normalize
 from dinecheck.allergens.ontology import RiskLevel, load_data_dir
 from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
+from dinecheck.allergens.tokenize import tokenize
 
 ONTO = load_data_dir()
 
@@ -102,6 +104,30 @@ def test_an_allergen_synonym_split_by_a_space_is_never_safe(pair, cut, others, h
     text = ", ".join([*others, head + split, "salt"])
     result = check_label(text, [code], ONTO)
     assert result.verdict != "SAFE", (split, text, result.to_json())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALLERGEN_SYNONYMS), st.lists(st.sampled_from(FREE), max_size=3), st.booleans())
+def test_an_allergen_synonym_with_its_spaces_lost_is_never_safe(pair, others, upper_first) -> None:
+    """Words run together ("peanutbutter", "WHEATflour"): a glued word may be read as the two-word name it makes,
+    never so that an allergen is lost."""
+    code, synonym = pair
+    words = synonym.split()
+    glued = "".join(w.upper() if upper_first and i == 0 else w for i, w in enumerate(words))
+    text = ", ".join([*others, glued, "salt"])
+    result = check_label(text, [code], ONTO)
+    assert result.verdict != "SAFE", (glued, text, result.to_json())
+
+
+def test_a_two_word_name_with_its_space_lost_reads_as_that_name() -> None:
+    for glued, name in (("yeastextract", "yeast extract"), ("coconutoil", "coconut oil"),
+                        ("WHEATflour", "wheat flour")):  # fmt: skip
+        r = normalize(tokenize(glued), ONTO)[0]
+        assert (r.rule, r.key) == ("glued", name), r
+    assert check_label("sugar, yeastextract, salt", ["PEANUT"], ONTO).verdict == "SAFE"
+    assert check_label("sugar, WHEATflour", ["GLUTEN"], ONTO).verdict == "AVOID"
+    # a reading that drops what a part names on its own is no reading: "peanutbutter" keeps butter's milk
+    assert check_label("sugar, peanutbutter", ["MILK"], ONTO).verdict == "VERIFY"
 
 
 MEDIA = ["water", "sunflower oil", "brine", "huile d'olive", "aceite de oliva", "olio di oliva", "vinegar", "Wasser"]
