@@ -12,6 +12,8 @@ Two sources, both general:
   already holds that E-number (a number no entry holds is listed, never guessed), and never a name a word of which
   names an allergen or a food the entry is not.
 
+:data:`ADD_ALLERGENS` adds what a usual recipe holds where a check of the round found it missing.
+
 Usage: ``python scripts/vocabulary/hand_seventh.py [--dry-run]`` (rewrites the data files in place; idempotent).
 """
 
@@ -45,6 +47,10 @@ ADD_NAMES: dict[str, tuple[dict[str, list[str]], str]] = {
     "glucose_syrup": ({"en": ["liquid glucose"]}, "'liquid glucose' is glucose syrup (Indian and British usage)"),
     "palm_olein": ({"en": ["palmolein oil", "palm olein oil"]}, "palm olein is an oil; labels add the word"),
 }  # fmt: skip
+
+# entry id → allergens its usual recipe adds (found by gluing every allergen synonym: German "Cocktailsauce" is
+# the Marie Rose sauce, whose usual recipe has Worcestershire sauce — anchovies — like the English cocktail sauce)
+ADD_ALLERGENS: dict[str, dict[str, str]] = {"marie_rose_sauce": {"FISH": "POSSIBLE"}}
 
 # modifier entry id → words by language, each a quality word that never names a food
 ADD_MODIFIERS: dict[str, dict[str, list[str]]] = {
@@ -114,6 +120,10 @@ def main() -> None:
         entries = _load(path)
         changed = 0
         for e in entries:
+            for code, level in ADD_ALLERGENS.get(e["id"], {}).items():
+                if code not in e.get("allergens", {}):
+                    e.setdefault("allergens", {})[code] = level
+                    changed += 1
             if e["id"] in numbered and not e.get("e_number"):
                 e["e_number"] = numbered[e["id"]]
                 changed += 1

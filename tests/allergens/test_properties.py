@@ -184,6 +184,21 @@ def test_every_allergen_synonym_of_the_ontology_is_never_safe_in_fixed_positions
     assert false_safe == []
 
 
+def test_every_allergen_synonym_with_its_spaces_lost_is_never_safe() -> None:
+    """Exhaustive companion of the glued property: every multi-word (allergen, synonym) pair run together whole and
+    capitalised at each word ("CremeCaramel", found SAFE for EGG by this check in the seventh round)."""
+    false_safe = []
+    for code, synonym in ALLERGEN_SYNONYMS:
+        words = synonym.split()
+        if len(words) < 2:
+            continue
+        for glued in ("".join(words), "".join(w[:1].upper() + w[1:] for w in words)):
+            if check_label(f"rice, {glued}, salt", [code], ONTO).verdict == "SAFE":
+                false_safe.append((code, glued))
+    assert false_safe == []
+    assert check_label("rice, Butterwasserfrei", ["MILK"], ONTO).verdict != "SAFE"  # no "-frei" claim: anhydrous butter
+
+
 def test_a_huge_unknown_token_of_distinct_words_finishes() -> None:
     text = " ".join(f"w{i}x" for i in range(15000))  # ~100 kB, no separator, every word different
     assert check_label(text[:99_000], PROFILE_ALL, ONTO).verdict == "VERIFY"
