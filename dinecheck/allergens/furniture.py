@@ -169,11 +169,15 @@ def origin_line(rest: str, modifiers: Mapping[str, str]) -> bool:
     and/et/und/y/e, commas or slashes, an article allowed) is an origin of the ontology or a place of the furniture
     data (fishing areas), or — word by word — origin wording ("from at least 90% Australian ingredients")."""
     f = furniture()
-    text = _PERCENT_WORD.sub(" ", rest.strip(" .:"), timeout=_TIMEOUT)
+    text = _PERCENT_WORD.sub(" ", rest.strip(" .:/|"), timeout=_TIMEOUT)  # "Made in Italy / Fabriqué en …"
     parts = [p.strip() for p in _PLACE_JOINS.split(text, timeout=_TIMEOUT)]
     if not parts or not all(parts):
         return False
     for part in parts:
+        for lead in f.origin_leads:  # the same line in another language: "Product of Canada / Produit du Canada"
+            if part.startswith(lead + " "):
+                part = part[len(lead) + 1 :]
+                break
         for article in _PLACE_ARTICLES:
             if part.startswith(article) and modifiers.get(part) is None:
                 part = part[len(article) :]

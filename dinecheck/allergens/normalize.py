@@ -156,6 +156,7 @@ class Memo:
     choice_keys: list[str] = field(default_factory=list)  # every synonym key, for the suggestion search
     run_together: dict[str, _Resolved] = field(default_factory=dict)  # token text → its case-change reading
     glued: dict[str, _Resolved] = field(default_factory=dict)  # one-word key → its two-word name, space lost
+    inverted: dict[str, _Resolved] = field(default_factory=dict)  # "a of b" key → the name "b a"
     known: dict[str, bool] = field(default_factory=dict)  # key → whether it is a known name with modifiers around it
     may_carry: dict[str, bool] = field(default_factory=dict)  # matched key → whether a name of it has a POSSIBLE path
     bare_notes: dict[str, bool] = field(default_factory=dict)  # unknown key → whether it is only a place / modifiers
@@ -359,6 +360,8 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
             found = remembered(ontology, "run_together", text, partial(_run_together, text, ontology)) or found
         if not found[0] and " " not in key and len(key) >= 2 * MIN_GLUED_PART:  # "yeastextract", "WHEATflour"
             found = remembered(ontology, "glued", key, partial(_glued, key, ontology)) or found
+        if not found[0] and " of " in key:  # "oleoresin of paprika", "oil of peppermint"
+            found = remembered(ontology, "inverted", key, partial(_inverted, key, ontology)) or found
         if not found[0] and key.startswith(_STEREO):  # "L-Tryptophan", "DL-alpha-tocopherol": the same substance
             bare = key.split(" ", 1)[1]
             alt = remembered(ontology, "readings", bare, partial(_reading, bare, False, ontology))
@@ -419,6 +422,21 @@ def _run_together(text: str, ontology: Ontology) -> _Resolved:
 
 
 MIN_GLUED_PART = 3
+_OF = re.compile(r"^([^\W\d_]+(?: [^\W\d_]+){0,2}) of ([^\W\d_]+(?: [^\W\d_]+){0,2})$")
+
+
+def _inverted(key: str, ontology: Ontology) -> _Resolved:
+    """An English name in its "A of B" order ("oleoresin of paprika", "oil of peppermint") read as the name "B A"
+    when that is known (exactly or by its inflection) and keeps what each word names on its own; ``((), None,
+    None)`` otherwise ("cream of coconut" keeps the milk of "cream": no reading)."""
+    m = _OF.match(key)
+    if m is None:
+        return (), None, None
+    name = f"{m.group(2)} {m.group(1)}"
+    syns, _k, rule = resolve_key(name, ontology)
+    if syns and rule in ("exact", "inflection") and _keeps_hints(key, syns, ontology):
+        return syns, name, "inverted"
+    return (), None, None
 
 
 def _glued(key: str, ontology: Ontology) -> _Resolved:

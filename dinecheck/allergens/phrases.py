@@ -79,7 +79,7 @@ _ABSENCE_PREFIXES = (
     "free from", "free of", "100% free from", "without", "sans", "senza", "sin", "ohne", "frei von", "exempt de",
     "suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
     "adatto per", "no contiene", "does not contain", "ne contient pas", "enthalt kein", "enthalt keine",
-    "non contiene",
+    "non contiene", "not a source of", "contains no", "ne contient aucun", "ne contient aucune",
 )  # fmt: skip
 # suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
 _SUITABILITY = frozenset(

@@ -71,7 +71,9 @@ ADD_MODIFIERS: dict[str, dict[str, list[str]]] = {
     "modifier_processing": {  # "exhausted vanilla pods": pods whose extract was taken (ice cream labels)
         "en": ["exhausted",
                "made"],  # "cheese made with skim milk": the conjunction leaves "cheese made"
-        "fr": ["épuisé", "épuisée", "épuisés", "épuisées"],
+        "fr": ["épuisé", "épuisée", "épuisés", "épuisées",
+               "récolté", "récoltée", "récoltés", "récoltées", "récolté à la main", "récoltée à la main",
+               "récoltés à la main", "récoltées à la main"],  # harvested (by hand)
         "es": ["agotado", "agotada", "agotados", "agotadas"], "it": ["esausto", "esausta", "esausti", "esauste"],
     },
 }  # fmt: skip

@@ -125,6 +125,15 @@ def test_any_country_is_a_place(text: str) -> None:
     assert check(text).verdict == "SAFE", check(text).to_json()
 
 
+@pytest.mark.parametrize("text", ["Blueberries. Product of Canada / Produit du Canada.",
+                                  "Rice. Made in Italy / Fabriqué en Italie / Hergestellt in Italien.",
+                                  "Choucroute. Milchsauer vergoren.", "Fromage blanc. Garder réfrigéré.",
+                                  "Yaourt. Voir date limite de consommation sur le couvercle."])  # fmt: skip
+def test_origin_lines_in_several_languages_and_storage_and_process_notes(text: str) -> None:
+    assert check(text).verdict == "SAFE", check(text).to_json()
+    assert check("Rice. Made in Italy / zorbleflap.").verdict == "VERIFY"
+
+
 def test_a_country_never_opens_a_name_and_never_hides_a_food_sense() -> None:
     # "Singapore noodles" (prawns, egg, soy) is a dish named after a place, not noodles from there
     assert check("Singapore noodles", "SHELLFISH").verdict == "VERIFY"

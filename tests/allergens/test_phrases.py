@@ -244,3 +244,9 @@ def test_a_list_introducer_without_contains_keeps_its_list() -> None:
 def test_a_dairy_is_no_facility_word() -> None:
     """"Made in a dairy that also processes nuts": the dairy stays a word that names milk."""
     assert check_label("Sugar. Made in a dairy that also processes nuts.", ["MILK"], load_data_dir()).verdict != "SAFE"
+
+
+def test_not_a_source_of_is_a_claim_that_hides_only_its_object() -> None:
+    onto = load_data_dir()
+    assert check_label("Water, sugar. Not a source of lactose.", ["MILK"], onto).verdict == "SAFE"
+    assert check_label("Water, sugar. Not a source of lactose, whey.", ["MILK"], onto).verdict != "SAFE"

@@ -119,6 +119,15 @@ def test_an_allergen_synonym_with_its_spaces_lost_is_never_safe(pair, others, up
     assert result.verdict != "SAFE", (glued, text, result.to_json())
 
 
+def test_an_a_of_b_name_reads_as_b_a_only_when_that_keeps_every_word() -> None:
+    for text, name in (("oleoresin of paprika", "paprika oleoresin"), ("oil of peppermint", "peppermint oil")):
+        r = normalize(tokenize(text), ONTO)[0]
+        assert (r.rule, r.key) == ("inverted", name), r
+    assert check_label("sugar, flour of wheat", ["GLUTEN"], ONTO).verdict == "AVOID"
+    assert check_label("sugar, cream of coconut", ["MILK"], ONTO).verdict == "VERIFY"  # "cream" may be milk
+    assert check_label("sugar, butter of peanut", ["MILK"], ONTO).verdict == "VERIFY"
+
+
 def test_a_two_word_name_with_its_space_lost_reads_as_that_name() -> None:
     for glued, name in (("yeastextract", "yeast extract"), ("coconutoil", "coconut oil"),
                         ("WHEATflour", "wheat flour")):  # fmt: skip
