@@ -12,8 +12,8 @@ The rule is narrow on purpose, because a false SAFE must be impossible:
   nothing inside it is a partial-list form: no risk phrase, list introducer, claim or statement was masked inside
   ("(contains 2% or less of: …)"), it does not open with words that announce a selection ("with", "including",
   "e.g.", "such as", "dont", "mit", …) and does not end with "etc."/"…";
-* at least one component is an ingredient token that is not an E-number (a group of notes, "(organic)", declares
-  nothing; "(E330)" is the code of the name, not its composition);
+* at least one component is an ingredient token that is not an E-number and is not read as a note (a group of notes,
+  "(organic)", "(Nicaragua)", declares nothing; "(E330)" is the code of the name, not its composition);
 * a heading ("Xyz:") counts only when an ingredient or further heading follows it in the same item;
 * the name is still scanned for allergen words (:mod:`detect`: "the unknown ingredient … contains the word(s) …"),
   so "butter biscuit pieces (flour, sugar)" keeps MILK at POSSIBLE; the name never counts as matched for the match
@@ -47,10 +47,13 @@ def declared_names(
     tokens: Sequence[Token],
     masks: Sequence[tuple[int, int]],
     wanted: Collection[int] | None = None,
+    notes: Collection[int] = (),
 ) -> frozenset[int]:
     """Indexes of the tokens whose components the label declares (see the module docstring). ``text`` is the text
     the tokens' spans index; ``masks`` the spans the phrase stage hid from tokenisation (same coordinates);
-    ``wanted``, when given, the only indexes worth asking about (the others are never returned)."""
+    ``wanted``, when given, the only indexes worth asking about (the others are never returned); ``notes`` the
+    indexes of tokens read as notes after normalisation (a place, a processing word: "Pcanuts (Nicaragua)" declares
+    nothing)."""
     out: set[int] = set()
     asked = range(len(tokens)) if wanted is None else sorted(wanted)
     if not asked:
@@ -65,7 +68,8 @@ def declared_names(
         if t.role == "note":
             continue
         kids = children.get(i)
-        if kids and any(tokens[k].role == "ingredient" and not _E_CODE.match(tokens[k].key) for k in kids):
+        if kids and any(tokens[k].role == "ingredient" and k not in notes and not _E_CODE.match(tokens[k].key)
+                        for k in kids):  # fmt: skip
             group = _group(text, t.span[1], tokens[kids[0]].span[0])
             if group is not None and _complete(text, group, masks):
                 out.add(i)

@@ -28,7 +28,7 @@ from dinecheck.allergens.normalize import (
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
 from dinecheck.allergens.pasted import Reading, readings
 from dinecheck.allergens.phrases import PhraseHit, find_phrases
-from dinecheck.allergens.suggest import suggestions
+from dinecheck.allergens.suggest import close_names, suggestions
 from dinecheck.allergens.tokenize import tokenize
 from dinecheck.allergens.verdict import decide
 from dinecheck.errors import OntologyError
@@ -219,7 +219,8 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         splits=lambda whole, parts: split_keeps(whole, parts, ontology),
     )
     resolutions = _as_colours(normalize(tokens, ontology), ontology)
-    declared = declared_names(text, tokens, scan.masks, _settleable(resolutions, ontology))
+    note_at = {i for i, r in enumerate(resolutions) if r.rule == "note"}
+    declared = declared_names(text, tokens, scan.masks, _settleable(resolutions, ontology), note_at)
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped, declared)
     looked_up = matched = 0  # tokens looked up (every one but notes), and those that resolved
     unknown_texts: dict[str, str] = {}  # unmatched token texts (first occurrence first) → their keys
@@ -296,6 +297,8 @@ def _settleable(resolutions: tuple[Resolution, ...], ontology: Ontology) -> list
         if rule == "note":
             continue
         syns = r.synonyms
+        if not syns and _near_allergen_name(r.token.key, ontology):
+            continue  # "Pcanuts (flour, salt)": a misspelt allergen name is never settled by its components
         if not syns or rule == "segmented":
             out.append(n)
             continue
@@ -308,6 +311,14 @@ def _settleable(resolutions: tuple[Resolution, ...], ontology: Ontology) -> list
         if may:
             out.append(n)
     return out
+
+
+def _near_allergen_name(key: str, ontology: Ontology) -> bool:
+    """Whether a known name that carries an allergen is one edit from ``key`` (five letters or more): then the
+    unknown name may be that allergen misspelt ("Pcanuts"), and its components do not settle it."""
+    return any(ontology.allergen_paths(syn.canonical_id)
+               for near in close_names(key, ontology, 1, min_chars=5)
+               for syn in ontology.synonyms.get(near, ()))  # fmt: skip
 
 
 COLOUR_CLASS = "colour"  # the canonical id of the colour class ("colour", "colorant", "Farbstoff" …)

@@ -1,6 +1,8 @@
 """"Did you mean …" for unknown ingredient tokens: a bounded edit-distance search over the ontology's names (pure).
 
-Suggestions are shown in the reasons only; they never change a verdict (an unknown token keeps the label VERIFY).
+Suggestions are shown in the reasons only; they never change a verdict toward SAFE (an unknown token keeps the label
+VERIFY). One use goes the other way: an unknown compound name one edit from a name that carries an allergen
+("Pcanuts") is never settled by the components listed after it (:mod:`pipeline`).
 The search uses rapidfuzz's Levenshtein distance with a cut-off (1 edit for keys of up to 6 characters, 2 beyond;
 none below 4 characters), at most :data:`MAX_SUGGESTIONS` names, remembered per ontology.
 """
@@ -19,20 +21,25 @@ MAX_KEY_CHARS = 60
 
 def suggestions(key: str, ontology: Ontology) -> tuple[str, ...]:
     """Known names within a small edit distance of ``key`` (closest first), as their lookup keys."""
-    if len(key) < 4 or len(key) > MAX_KEY_CHARS:
+    return close_names(key, ontology, 1 if len(key) <= 6 else 2)
+
+
+def close_names(key: str, ontology: Ontology, edits: int, min_chars: int = 4) -> tuple[str, ...]:
+    """Known names within ``edits`` edits of ``key`` (closest first, at most :data:`MAX_SUGGESTIONS`), as their
+    lookup keys; none for keys shorter than ``min_chars`` or longer than :data:`MAX_KEY_CHARS`."""
+    if len(key) < min_chars or len(key) > MAX_KEY_CHARS:
         return ()
     memo = memo_for(ontology)
-    if memo is not None and key in memo.suggestions:
-        return memo.suggestions[key]
     if memo is None:  # a live view of a database (no memo): scanning every name per token is not worth it
         return ()
+    cached = memo.suggestions.get(f"{edits}\x1f{key}")
+    if cached is not None:
+        return cached
     if not memo.choice_keys:
         memo.choice_keys.extend(ontology.synonyms)
-    choices = memo.choice_keys
-    cutoff = 1 if len(key) <= 6 else 2
-    found = process.extract(key, choices, scorer=Levenshtein.distance, score_cutoff=cutoff,
+    found = process.extract(key, memo.choice_keys, scorer=Levenshtein.distance, score_cutoff=edits,
                             limit=MAX_SUGGESTIONS)  # fmt: skip
     result = tuple(choice for choice, _dist, _i in sorted(found, key=lambda f: (f[1], f[0])))
     if len(memo.suggestions) < 50_000:
-        memo.suggestions[key] = result
+        memo.suggestions[f"{edits}\x1f{key}"] = result
     return result

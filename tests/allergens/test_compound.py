@@ -79,6 +79,24 @@ def test_an_unknown_name_with_clean_components_is_safe_and_says_why() -> None:
     assert r.tokens_processed == 3  # the name is counted neither way, like a note
 
 
+@pytest.mark.parametrize("text", ["sugar, Pcanuts (Nicaragua), salt", "sugar, Pcanuts (roasted), salt",
+                                  "sugar, Pcanuts (Italy, organic), salt", "sugar, zorbleflap (from Serbia), salt"])  # fmt: skip
+def test_a_bracket_of_notes_declares_no_composition(text: str) -> None:
+    """A bracket that holds only what normalisation reads as notes — a place, a processing word — says nothing of
+    what the name is made of: the name stays unknown (a red-team helper found "Pcanuts (roasted)" SAFE for PEANUT at
+    the start of the seventh round, and "(Nicaragua)" once countries became places)."""
+    r = check_label(text, ["PEANUT"], ONTO)
+    assert r.verdict == "VERIFY" and r.unmatched, r.to_json()
+
+
+def test_a_misspelt_allergen_name_is_never_settled_by_its_components() -> None:
+    """One edit from a name that carries an allergen ("Pcanuts" → peanuts), an unknown name stays unknown whatever
+    its bracket lists; two edits or a short word ("tomato sauce" / "tonnato sauce") do not count."""
+    r = check_label("sugar, Pcanuts (flour, salt)", ["PEANUT"], ONTO)
+    assert r.verdict == "VERIFY" and r.unmatched == ("Pcanuts",)
+    assert check_label("water, zorbleflap (sugar, salt)", ["PEANUT"], ONTO).verdict == "SAFE"
+
+
 def test_an_unknown_name_cut_before_its_bracket_closes_stays_verify() -> None:
     r = check_label("water, zorbleflap (sugar, salt", ["PEANUT"], ONTO)
     assert r.verdict == "VERIFY" and "zorbleflap" in r.unmatched
