@@ -59,6 +59,7 @@ class Furniture:
     ingredient_headers: tuple[str, ...]
     function_words: frozenset[str]
     instruction_finals: frozenset[str]
+    words: frozenset[str]  # every word of every entry above: the vocabulary of text around a list
 
 
 @lru_cache(maxsize=1)
@@ -93,6 +94,9 @@ def furniture() -> Furniture:
         ingredient_headers=keys("ingredient_headers"),
         function_words=frozenset(lookup_key(w) for w in raw["function_words"].split()),
         instruction_finals=frozenset(keys("instruction_finals")),
+        words=frozenset(w for name, value in raw.items() if name != "countries"
+                        for entry in (value.split() if isinstance(value, str) else value)
+                        for w in lookup_key(entry).replace("'", " ").split()),  # fmt: skip
     )
 
 

@@ -39,6 +39,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from dinecheck.allergens.furniture import (
+    furniture,
     is_place,
     only_function_words,
     operator_name,
@@ -160,6 +161,7 @@ class Memo:
     known: dict[str, bool] = field(default_factory=dict)  # key → whether it is a known name with modifiers around it
     may_carry: dict[str, bool] = field(default_factory=dict)  # matched key → whether a name of it has a POSSIBLE path
     bare_notes: dict[str, bool] = field(default_factory=dict)  # unknown key → whether it is only a place / modifiers
+    unknown_words: dict[str, bool] = field(default_factory=dict)  # instruction text → whether a word is unread
     colour_keys: dict[str, bool] = field(default_factory=dict)  # matched key → whether it names the colour class
 
 
@@ -281,6 +283,51 @@ def pair_join_codes(words: list[str], i: int, ontology: Ontology) -> set[str]:
     return codes
 
 
+MIN_COMPOUND_END = 5  # a part at the start or the end of a compound ("Milchschaum", "Vollmilch")
+MIN_COMPOUND_INNER = 6  # a part anywhere inside it ("Nordseekrabbenfleisch")
+
+
+def hidden_mentions(key: str, ontology: Ontology) -> bool:
+    """Whether a word of ``key`` names an allergen food that a whole-word lookup misses: a word that is no name but
+    is a two-word name with its space lost ("skimmilk", "fishfingers"), or holds one that carries an allergen — five
+    letters or more at its start or end, six or more inside ("Milchschaum", "Cashewkernbruch",
+    "Nordseekrabbenfleisch") — or two neighbouring words that joined name one ("grou ndnut"). A mask or a note never
+    hides such a word (a guess toward caution, never toward SAFE)."""
+    words = key.split(" ")
+    paths = ontology.allergen_paths
+    synonyms = ontology.synonyms
+    vocabulary = furniture().words
+    for i, w in enumerate(words):
+        if i + 1 < len(words) and pair_join_codes(words, i, ontology):
+            return True
+        if (len(w) < MIN_COMPOUND_END + 1 or not w.isalpha() or w in vocabulary or w in ontology.modifiers
+                or resolve_key(w, ontology)[0]):  # fmt: skip
+            continue
+        for cut in range(MIN_GLUED_PART, len(w) - MIN_GLUED_PART + 1):
+            if any(paths(syn.canonical_id) for syn in resolve_key(f"{w[:cut]} {w[cut:]}", ontology)[0]):
+                return True
+        n = len(w)
+        for size in range(MIN_COMPOUND_END, n):
+            starts = range(n - size + 1) if size >= MIN_COMPOUND_INNER else (0, n - size)
+            if any(paths(syn.canonical_id) for at in starts for syn in synonyms.get(w[at : at + size], ())):
+                return True
+    return False
+
+
+def unknown_words(key: str, ontology: Ontology) -> bool:
+    """Whether ``key`` holds a word of three letters or more that nothing reads: no name, no modifier, no word of
+    the label furniture ("yorkshires" in "cook the yorkshires for 4 min at 220c") — a mask that would hide it may be
+    hiding the product's own name."""
+    vocabulary = furniture().words
+    mods = ontology.modifiers
+    for w in key.replace("'", " ").split(" "):
+        if len(w) < 3 or not w.isalpha() or w in vocabulary or w in mods:
+            continue
+        if not resolve_key(w, ontology)[0]:
+            return True
+    return False
+
+
 def allergen_codes(key: str, ontology: Ontology) -> frozenset[str]:
     """Every allergen code the names of ``key`` carry (any level)."""
     return frozenset(p.code for s in resolve_key(key, ontology)[0] for p in ontology.allergen_paths(s.canonical_id))
@@ -382,7 +429,11 @@ def _bare_note(key: str, ontology: Ontology) -> bool:
     if only_function_words(key):  # no word the ontology reads, nor two words joined that name an allergen ("E is")
         words = key.split(" ")
         return not any(resolve_key(w, ontology)[0] for w in words) and _keeps_joins(words, set(), ontology)
-    if verb_final_instruction(key) or operator_name(key) or timed_instruction(key):
+    if timed_instruction(key) and not unknown_words(key, ontology):
+        # "Deep fry from frozen at 170C for 6-8 min" — but not "Pcanuts roasted at 180C for 10 min": an ingredient
+        # may state its process, and a word nothing reads may be its (misspelt) name
+        return not _names_allergen(key, ontology)
+    if verb_final_instruction(key) or operator_name(key):
         # "3-5 Minuten ziehen lassen", "Greenfield Larder Ltd", "Deep fry from frozen at 170C for 6-8 min": an
         # instruction, a company — unless it names an allergen
         return not _names_allergen(key, ontology)
@@ -613,7 +664,7 @@ def _stripped(key: str, ontology: Ontology) -> _Resolved | None:
 
 def _names_allergen(key: str, ontology: Ontology) -> bool:
     syns = resolve_key(key, ontology)[0] + tuple(s for _g, grams in word_hints(key, ontology) for s in grams)
-    return any(ontology.allergen_paths(s.canonical_id) for s in syns)
+    return any(ontology.allergen_paths(s.canonical_id) for s in syns) or hidden_mentions(key, ontology)
 
 
 MAX_SEGMENT_WORDS = 40

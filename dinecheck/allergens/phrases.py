@@ -66,7 +66,14 @@ from dinecheck.allergens.furniture import (
     quantity_lead,
     sentence_end,
 )
-from dinecheck.allergens.normalize import pair_join_codes, remembered, resolve_key, word_hints
+from dinecheck.allergens.normalize import (
+    hidden_mentions,
+    pair_join_codes,
+    remembered,
+    resolve_key,
+    unknown_words,
+    word_hints,
+)
 from dinecheck.allergens.ontology import Ontology, RiskLevel, RiskPhrase
 from dinecheck.allergens.text import fold_accents
 from dinecheck.allergens.tokenize import MAX_LABEL_CHARS, canonical_key
@@ -505,7 +512,24 @@ def _mentions(region: str, ontology: Ontology) -> bool:
         return False
     syns, _k, _r = resolve_key(key, ontology)
     found = list(syns) + [syn for _gram, grams in word_hints(key, ontology) for syn in grams]
-    return any(ontology.allergen_paths(syn.canonical_id) for syn in found)
+    return any(ontology.allergen_paths(syn.canonical_id) for syn in found) or hidden_mentions(key, ontology)
+
+
+# the words of an allergen warning in the five label languages (folded), whatever its wording: a furniture mask that
+# would cover one is cut back to its lead ("… traces of other allergens cannot be ruled out", "packed on shared lines",
+# "nicht auszuschließen", "ne peut être exclue", "non si esclude", "no se descarta")
+_WARNING_WORDS = regex.compile(
+    r"(?<![^\W_])(?:allerg\w*|alerg\w*|traces?|trazas?|tracce|traccia|spuren?|contamin\w*|kontamin\w*|cross|shared"
+    r"|handl\w*|manipul\w*|verarbeit\w*|presence|presenza|presencia|auszuschlie\w*|ausgeschlossen|exclu\w*"
+    r"|esclu\w*|descart\w*|ruled|garant\w*|guarant\w*|may|might|peut|peuvent|kann|konnen|puede|pueden|puo"
+    r"|possono|contains?|containing|contien\w*|enthalt\w*|contiene\w*|contengono)(?![^\W_])"
+)
+
+
+def _unread_words(region: str, ontology: Ontology) -> bool:
+    """Whether a word of ``region`` is read by nothing (:func:`~dinecheck.allergens.normalize.unknown_words`)."""
+    return remembered(ontology, "unknown_words", region,
+                      lambda: unknown_words(canonical_key(_REGION_PUNCT.sub(" ", region)), ontology))  # fmt: skip
 
 
 def _compound_stem(stem: str, ontology: Ontology) -> bool:
@@ -606,6 +630,15 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                     t[c.start : sentence_end(t, c.end, len(t))], after_comma=c.kind == "instruction_item"):  # fmt: skip
                 continue  # the cue may sit past the next phrase of the same sentence ("…, refrigerate and use within 3 days")
             start = c.start
+            if _WARNING_WORDS.search(t, c.end, end, timeout=_TIMEOUT) is not None:
+                # "Aufgrund der Herstellung sind Spuren … nicht auszuschließen", "Packed on shared lines": a lead
+                # never hides a warning — only its own words are masked, the rest is read (and unknown: VERIFY)
+                if c.kind not in ("instruction", "instruction_item"):
+                    masks.append(raw(c.start, c.end))
+                    statements.append(text[slice(*raw(c.start, c.end))])
+                continue
+            if c.kind in ("instruction", "instruction_item") and _unread_words(t[c.start : end], ontology):
+                continue  # "Cook the Yorkshires for 4 min": a word nothing reads may be the product's name
             if c.kind in ("instruction", "instruction_item") and _mentions_allergen(t[c.start : end], ontology):
                 if "(" in t[c.start : end] or "[" in t[c.start : end]:
                     continue  # "Cook for 2 minutes (with butter)": a bracket holds components — nothing is masked

@@ -60,10 +60,9 @@ ADD_MODIFIERS: dict[str, dict[str, list[str]]] = {
         "fr": ["microbien", "microbienne", "microbiens", "microbiennes",
                # the rind of the French cheese types ("à pâte molle" is no modifier: "pâte" is also a dough)
                "à croûte fleurie", "à croûte lavée", "à croûte naturelle"],
-        "de": ["mikrobiell", "mikrobielle", "mikrobieller", "mikrobielles", "mikrobiellen",
-               # the fat classes of the German cheese regulation (Käseverordnung § 5)
-               "magerstufe", "viertelfettstufe", "halbfettstufe", "dreiviertelfettstufe", "fettstufe",
-               "vollfettstufe"],
+        # (not the fat classes of the German cheese regulation, "Magerstufe" …: alone, a modifier is a note, and
+        # such a word alone still says cheese — found by a red-team helper)
+        "de": ["mikrobiell", "mikrobielle", "mikrobieller", "mikrobielles", "mikrobiellen"],
         "es": ["microbiano", "microbiana", "microbianos", "microbianas"],
         "it": ["microbico", "microbica", "microbici", "microbiche"],
     },

@@ -229,3 +229,16 @@ def test_the_indian_fssai_wording_reads_as_its_ingredients() -> None:
     assert ids("liquid glucose", onto) == (("glucose_syrup",), "exact")
     assert ids("nature identical flavouring substances", onto) == (("artificial_flavouring",), "exact")
     assert check_label("permitted milk solids, sugar", ["MILK"], onto).verdict == "AVOID"
+
+
+def test_hidden_mentions_find_an_allergen_inside_a_compound_word_but_not_in_instruction_words() -> None:
+    """What a mask or a note must never hide: a compound or glued word holding an allergen food ("Milchschaum",
+    "Cashewkernbruch", "skimmilk") or two words that joined name one ("grou ndnut"); the words of instructions are
+    no such mention."""
+    from dinecheck.allergens.normalize import hidden_mentions
+
+    onto = load_data_dir()
+    for key in ("mit milchschaum servieren", "cashewkernbruch 15 minuten", "rice skimmilk", "fry in grou ndnut oil"):
+        assert hidden_mentions(key, onto), key
+    for key in ("store at room temperature", "heat for 2 minutes until piping hot", "bei 180 c backen"):
+        assert not hidden_mentions(key, onto), key

@@ -1,0 +1,94 @@
+"""Write the ordinary words of pack instructions into ``label_furniture.toml`` (issue 8, seventh round; a
+data-authoring tool, not used at run time).
+
+Source: ``seventh/instruction_words.jsonl``, written by a helper from general knowledge of food packs (brief
+``INSTRUCTION_WORDS_BRIEF.md``; it saw nothing of the project or its labels): verbs in their printed forms, utensils,
+vessels, units, times, manner and doneness words of preparation, storage and serving instructions in the five
+languages. They become the ``instruction_words`` array, which masks nothing: it only tells the checker that such a
+word in an instruction is no unread word (an instruction with a word nothing reads is never masked — it may be the
+product's own name: "Cook the Yorkshires for 4 min").
+
+A word is kept only when it is one lower-case word of three letters or more, is not a name the ontology reads (nor
+reaches by a rewrite), mentions no allergen (whole or as a compound part: "milchschaum"), and is no warning word.
+
+Usage: ``python scripts/vocabulary/instruction_words.py [--write]`` (without ``--write`` it reports).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+from dinecheck.allergens.normalize import resolve_key
+from dinecheck.allergens.ontology import load_data_dir
+from dinecheck.allergens.phrases import _WARNING_WORDS, _mentions
+from dinecheck.allergens.text import lookup_key
+
+HERE = Path(__file__).resolve().parent
+SOURCE = HERE / "seventh" / "instruction_words.jsonl"
+TOML = HERE.parents[1] / "dinecheck" / "allergens" / "data" / "label_furniture.toml"
+# general words of instructions the helper's list lacks (the bain-marie, a water bath, in every label language)
+HAND = ["bain", "marie"]
+BEGIN = "# instruction_words: the ordinary words of pack instructions (scripts/vocabulary/instruction_words.py); they"
+END = "# end of instruction_words"
+
+
+def plan(rows: list[dict]) -> tuple[list[str], list[tuple[str, str]]]:
+    onto = load_data_dir()
+    kept: list[str] = []
+    refused: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for row in rows:
+        key = lookup_key(row["word"])
+        if key in seen:
+            continue
+        seen.add(key)
+        if " " in key or len(key) < 3 or not key.replace("'", "").isalpha():
+            why = "not one word"
+        elif resolve_key(key, onto)[0]:
+            why = "a name the ontology reads"
+        elif _mentions(key, onto):
+            why = "it mentions an allergen"
+        elif _WARNING_WORDS.search(key) is not None:
+            why = "a warning word"
+        else:
+            kept.append(key)
+            continue
+        refused.append((row["word"], why))
+    return kept, refused
+
+
+def write(kept: list[str]) -> None:
+    text = TOML.read_text("utf-8")
+    body = "\n".join(" ".join(kept[i : i + 14]) for i in range(0, len(kept), 14))
+    block = f'{BEGIN}\n# mask nothing: an instruction made of them is no unread text\ninstruction_words = """\n{body}\n"""\n{END}\n'
+    if BEGIN in text:
+        start, stop = text.index(BEGIN), text.index(END) + len(END) + 1
+        text = text[:start] + block + text[stop:]
+    else:
+        anchor = text.index("# words an origin line may add to its places")
+        text = text[:anchor] + block + text[anchor:]
+    tomllib.loads(text)
+    TOML.write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write", action="store_true")
+    args = ap.parse_args(argv)
+    rows = [json.loads(line) for line in SOURCE.read_text("utf-8").splitlines() if line.strip()]
+    rows += [{"word": w, "lang": "hand"} for w in HAND]
+    kept, refused = plan(rows)
+    for word, why in refused:
+        print(f"left out {word!r}: {why}")
+    print(f"kept {len(kept)} of {len(rows)} words")
+    if args.write:
+        write(kept)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
