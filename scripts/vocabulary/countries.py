@@ -28,7 +28,6 @@ import gettext
 import json
 import re
 import sys
-import tomllib
 from pathlib import Path
 
 from dinecheck.allergens.normalize import resolve_key
@@ -36,7 +35,9 @@ from dinecheck.allergens.ontology import load_data_dir
 from dinecheck.allergens.phrases import _mentions
 from dinecheck.allergens.text import lookup_key
 
-TOML = Path(__file__).resolve().parents[2] / "dinecheck" / "allergens" / "data" / "label_furniture.toml"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from furniture_block import replace_block  # noqa: E402  (a sibling script)
+
 BEGIN = "# countries: ISO 3166-1 short and common names in en/fr/de/es/it (Debian iso-codes), written by"
 END = "# end of countries"
 LANGS = ("fr", "de", "es", "it")
@@ -87,18 +88,10 @@ def plan(names: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
 
 
 def write(kept: list[str]) -> None:
-    text = TOML.read_text("utf-8")
     block = (f"{BEGIN}\n# scripts/vocabulary/countries.py (its docstring says which are left out): places, never a word"
              f" before a name\ncountries = [\n" + "".join(f"  {json.dumps(k, ensure_ascii=False)},\n" for k in kept)
              + f"]\n{END}\n")  # fmt: skip
-    if BEGIN in text:
-        start, stop = text.index(BEGIN), text.index(END) + len(END) + 1
-        text = text[:start] + block + text[stop:]
-    else:
-        anchor = text.index("# words an origin line may add to its places")
-        text = text[:anchor] + block + text[anchor:]
-    tomllib.loads(text)
-    TOML.write_text(text, encoding="utf-8")
+    replace_block(BEGIN, END, block)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tomllib
 from pathlib import Path
 
 from dinecheck.allergens.normalize import resolve_key
@@ -27,9 +26,11 @@ from dinecheck.allergens.ontology import load_data_dir
 from dinecheck.allergens.phrases import _WARNING_WORDS, _mentions
 from dinecheck.allergens.text import lookup_key
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from furniture_block import replace_block  # noqa: E402  (a sibling script)
+
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "seventh" / "instruction_words.jsonl"
-TOML = HERE.parents[1] / "dinecheck" / "allergens" / "data" / "label_furniture.toml"
 # general words of instructions the helper's list lacks (the bain-marie, a water bath, in every label language)
 HAND = ["bain", "marie"]
 BEGIN = "# instruction_words: the ordinary words of pack instructions (scripts/vocabulary/instruction_words.py); they"
@@ -62,17 +63,9 @@ def plan(rows: list[dict]) -> tuple[list[str], list[tuple[str, str]]]:
 
 
 def write(kept: list[str]) -> None:
-    text = TOML.read_text("utf-8")
     body = "\n".join(" ".join(kept[i : i + 14]) for i in range(0, len(kept), 14))
     block = f'{BEGIN}\n# mask nothing: an instruction made of them is no unread text\ninstruction_words = """\n{body}\n"""\n{END}\n'
-    if BEGIN in text:
-        start, stop = text.index(BEGIN), text.index(END) + len(END) + 1
-        text = text[:start] + block + text[stop:]
-    else:
-        anchor = text.index("# words an origin line may add to its places")
-        text = text[:anchor] + block + text[anchor:]
-    tomllib.loads(text)
-    TOML.write_text(text, encoding="utf-8")
+    replace_block(BEGIN, END, block)
 
 
 def main(argv: list[str] | None = None) -> int:
