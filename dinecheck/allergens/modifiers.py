@@ -112,7 +112,7 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
     mods = ontology.modifiers
     if not mods:
         return ()
-    countries = furniture().places  # a country or fishing area ends a name after a connector, never opens one
+    places = furniture().places  # a country or fishing area ends a name after a connector, never opens one
     words = _words(key)
     n = len(words)
     if n < 2 or n > MAX_WORDS:
@@ -136,7 +136,7 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
             for k in range(j + 2, min(n, j + 1 + MAX_MODIFIER_WORDS) + 1):
                 place = _join(words[j + 1 : k])
                 # a word of two senses after "in" may be the food the name is in ("tuna in genovese": pesto)
-                if suf[k] and (mods.get(place) == "modifier_origin" or place in countries) \
+                if suf[k] and (mods.get(place) == "modifier_origin" or place in places) \
                         and place not in STANDALONE_FOOD_SENSES:
                     suf[j] = True
                     break

@@ -508,11 +508,7 @@ _REGION_PUNCT = regex.compile(r"[()\[\]{},;:.!?/|*\"“”«»]+")
 def _mentions(region: str, ontology: Ontology) -> bool:
     # punctuation is no part of a word: "(peanuts)," names peanuts
     key = canonical_key(_REGION_PUNCT.sub(" ", region, timeout=_TIMEOUT))
-    if not key:
-        return False
-    syns, _k, _r = resolve_key(key, ontology)
-    found = list(syns) + [syn for _gram, grams in word_hints(key, ontology) for syn in grams]
-    return any(ontology.allergen_paths(syn.canonical_id) for syn in found) or hidden_mentions(key, ontology)
+    return bool(key) and (bool(_named_codes(key, ontology)) or hidden_mentions(key, ontology))
 
 
 # the words of an allergen warning in the five label languages (folded), whatever its wording: a furniture mask that
@@ -542,9 +538,8 @@ def _compound_stem(stem: str, ontology: Ontology) -> bool:
                for i in range(3, len(key) - 1) for syn in resolve_key(key[:i], ontology)[0])  # fmt: skip
 
 
-def _named_codes(region: str, ontology: Ontology) -> set[str]:
-    """The allergen codes the whole words of ``region`` name (what :func:`_mentions` finds)."""
-    key = canonical_key(_REGION_PUNCT.sub(" ", region, timeout=_TIMEOUT))
+def _named_codes(key: str, ontology: Ontology) -> set[str]:
+    """The allergen codes the whole words of a lookup key name."""
     syns, _k, _r = resolve_key(key, ontology)
     found = list(syns) + [syn for _gram, grams in word_hints(key, ontology) for syn in grams]
     return {p.code for syn in found for p in ontology.allergen_paths(syn.canonical_id)}
@@ -646,7 +641,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 # verb may begin a name), so each allergen it names is POSSIBLE; its other words are the
                 # consumer's part, masked like any instruction
                 a, b = raw(c.start, end)
-                mentioned = _named_codes(t[c.start : end], ontology)
+                mentioned = _named_codes(canonical_key(_REGION_PUNCT.sub(" ", t[c.start : end])), ontology)
                 hits.append(PhraseHit(text[a:b].strip(), "PREPARATION", RiskLevel.POSSIBLE, _ordered(tuple(mentioned)),
                                       (a, b)))  # fmt: skip
                 masks.append((a, b))
