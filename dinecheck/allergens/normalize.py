@@ -384,7 +384,7 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
         # a purpose clause ("to protect color and flavor") is made of purpose words only: its "flavor" is no
         # ingredient; any other note that names an allergen is read as an ingredient
         if tok.role == "note" and (
-            is_purpose_note(key) or not remembered(ontology, "notes", key, partial(_names_allergen, key, ontology))
+            is_purpose_note(key) or not remembered(ontology, "notes", key, partial(names_allergen, key, ontology))
         ):
             out.append(Resolution(tok, (), None, "note"))
             continue
@@ -432,11 +432,11 @@ def _bare_note(key: str, ontology: Ontology) -> bool:
     if timed_instruction(key) and not unknown_words(key, ontology):
         # "Deep fry from frozen at 170C for 6-8 min" — but not "Pcanuts roasted at 180C for 10 min": an ingredient
         # may state its process, and a word nothing reads may be its (misspelt) name
-        return not _names_allergen(key, ontology)
+        return not names_allergen(key, ontology)
     if verb_final_instruction(key) or operator_name(key):
         # "3-5 Minuten ziehen lassen", "Greenfield Larder Ltd", "Deep fry from frozen at 170C for 6-8 min": an
         # instruction, a company — unless it names an allergen
-        return not _names_allergen(key, ontology)
+        return not names_allergen(key, ontology)
     return ontology.modifiers.get(key) == "modifier_origin" or is_place(key) or only_modifiers(key, ontology)
 
 
@@ -662,7 +662,9 @@ def _stripped(key: str, ontology: Ontology) -> _Resolved | None:
     return found, " | ".join(head for head, _words in heads), rules
 
 
-def _names_allergen(key: str, ontology: Ontology) -> bool:
+def names_allergen(key: str, ontology: Ontology) -> bool:
+    """Whether a word or words of ``key`` name an allergen-bearing ingredient: the whole key, its word groups, or a
+    compound or glued word (:func:`hidden_mentions`). What a mask or a note must never hide."""
     syns = resolve_key(key, ontology)[0] + tuple(s for _g, grams in word_hints(key, ontology) for s in grams)
     return any(ontology.allergen_paths(s.canonical_id) for s in syns) or hidden_mentions(key, ontology)
 

@@ -67,7 +67,7 @@ from dinecheck.allergens.furniture import (
     sentence_end,
 )
 from dinecheck.allergens.normalize import (
-    hidden_mentions,
+    names_allergen,
     pair_join_codes,
     remembered,
     resolve_key,
@@ -508,7 +508,7 @@ _REGION_PUNCT = regex.compile(r"[()\[\]{},;:.!?/|*\"“”«»]+")
 def _mentions(region: str, ontology: Ontology) -> bool:
     # punctuation is no part of a word: "(peanuts)," names peanuts
     key = canonical_key(_REGION_PUNCT.sub(" ", region, timeout=_TIMEOUT))
-    return bool(key) and (bool(_named_codes(key, ontology)) or hidden_mentions(key, ontology))
+    return bool(key) and names_allergen(key, ontology)
 
 
 # the words of an allergen warning in the five label languages (folded), whatever its wording: a furniture mask that

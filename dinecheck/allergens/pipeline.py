@@ -219,10 +219,13 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         splits=lambda whole, parts: split_keeps(whole, parts, ontology),
     )
     resolutions = _as_colours(normalize(tokens, ontology), ontology)
-    # what declares no composition: notes, and a class name alone ("Ardeh (emulsifier)": the class, not the parts)
+    settleable = _settleable(resolutions, ontology)
+    # what declares no composition: notes, and a class name alone ("Ardeh (emulsifier)": the class, not the parts);
+    # asked only when some name could be settled (most labels have none)
     note_at = {i for i, r in enumerate(resolutions) if r.rule == "note" or (
-        r.synonyms and all(ontology.ingredients[syn.canonical_id].category == "additive_class" for syn in r.synonyms))}
-    declared = declared_names(text, tokens, scan.masks, _settleable(resolutions, ontology), note_at)
+        r.synonyms and all(ontology.ingredients[syn.canonical_id].category == "additive_class" for syn in r.synonyms))
+    } if settleable else set()  # fmt: skip
+    declared = declared_names(text, tokens, scan.masks, settleable, note_at)
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped, declared)
     looked_up = matched = 0  # tokens looked up (every one but notes), and those that resolved
     unknown_texts: dict[str, str] = {}  # unmatched token texts (first occurrence first) → their keys
