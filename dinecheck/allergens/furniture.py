@@ -50,6 +50,7 @@ class Furniture:
     instruction_cues: frozenset[str]
     origin_leads: tuple[str, ...]
     places: frozenset[str]
+    regions: frozenset[str]
     places_longest_first: tuple[str, ...]
     origin_words: frozenset[str]
     nutrition_heads: frozenset[str]
@@ -85,6 +86,7 @@ def furniture() -> Furniture:
         origin_leads=keys("origin_leads"),
         places=frozenset((*keys("places"), *keys("countries"))),
         # the fishing areas, found inside a longer origin line ("trawled in the northeast atlantic fao 27")
+        regions=frozenset(keys("regions")),
         places_longest_first=tuple(sorted(keys("places"), key=len, reverse=True)),
         origin_words=frozenset(keys("origin_words")),
         nutrition_heads=frozenset(keys("nutrition_heads")),
@@ -94,7 +96,7 @@ def furniture() -> Furniture:
         ingredient_headers=keys("ingredient_headers"),
         function_words=frozenset(lookup_key(w) for w in raw["function_words"].split()),
         instruction_finals=frozenset(keys("instruction_finals")),
-        words=frozenset(w for name, value in raw.items() if name != "countries"
+        words=frozenset(w for name, value in raw.items() if name not in ("countries", "regions")
                         for entry in (value.split() if isinstance(value, str) else value)
                         for w in lookup_key(entry).replace("'", " ").split()),  # fmt: skip
     )
@@ -186,14 +188,32 @@ def origin_line(rest: str, modifiers: Mapping[str, str]) -> bool:
             if part.startswith(article) and modifiers.get(part) is None:
                 part = part[len(article) :]
                 break
-        if modifiers.get(part) == "modifier_origin" or part in f.places:
+        if modifiers.get(part) == "modifier_origin" or part in f.places or part in f.regions:
             continue
         for place in f.places_longest_first:  # "trawls in the northeast atlantic fao 27": multiword places first
             if place in part:
                 part = part.replace(place, " ")
-        part = _DIGITS.sub(" ", part)
-        if not all(modifiers.get(w) == "modifier_origin" or w in f.origin_words or w in f.places
-                   for w in part.split()):  # fmt: skip
+        if not _origin_words(_DIGITS.sub(" ", part).split(), modifiers):
+            return False
+    return True
+
+
+MAX_ORIGIN_GRAM = 4
+
+
+def _origin_words(words: list[str], modifiers: Mapping[str, str]) -> bool:
+    """Whether ``words`` are, longest group first, origins of the ontology, places or origin wording ("new zealand
+    from local", "the western central pacific": a name of several words counts as one)."""
+    f = furniture()
+    i = 0
+    while i < len(words):
+        for size in range(min(MAX_ORIGIN_GRAM, len(words) - i), 0, -1):
+            gram = " ".join(words[i : i + size])
+            if (modifiers.get(gram) == "modifier_origin" or gram in f.places or gram in f.regions
+                    or gram in f.origin_words):  # fmt: skip
+                i += size
+                break
+        else:
             return False
     return True
 

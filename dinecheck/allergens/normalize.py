@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
+from dinecheck.allergens import glyphs
 from dinecheck.allergens.furniture import (
     furniture,
     is_place,
@@ -158,6 +159,7 @@ class Memo:
     run_together: dict[str, _Resolved] = field(default_factory=dict)  # token text → its case-change reading
     glued: dict[str, _Resolved] = field(default_factory=dict)  # one-word key → its two-word name, space lost
     inverted: dict[str, _Resolved] = field(default_factory=dict)  # "a of b" key → the name "b a"
+    glyphs: dict[str, _Resolved] = field(default_factory=dict)  # unknown key → its reading with OCR glyphs put back
     known: dict[str, bool] = field(default_factory=dict)  # key → whether it is a known name with modifiers around it
     may_carry: dict[str, bool] = field(default_factory=dict)  # matched key → whether a name of it has a POSSIBLE path
     bare_notes: dict[str, bool] = field(default_factory=dict)  # unknown key → whether it is only a place / modifiers
@@ -350,6 +352,9 @@ def split_keeps(whole: str, parts: tuple[str, ...], ontology: Ontology) -> bool:
     split by a space around a conjunction ("E is": Eis, ice cream)."""
     inside = _codes((s for _gram, syns in word_hints(whole, ontology) for s in syns), ontology)
     inside |= _join_codes(whole.split(" "), ontology)
+    if _glyph_sites(whole):  # what the names inside carry with their OCR glyphs put back counts too
+        for cand in glyphs.readings(whole):
+            inside |= _codes((s for _gram, syns in word_hints(cand, ontology) for s in syns), ontology)
     if not inside:
         return True
     split: set[str] = set()
@@ -365,6 +370,9 @@ def is_known(key: str, ontology: Ontology) -> bool:
     modifiers must be kept whole too ("toasted oat clusters with nuts"), or splitting it on its conjunction reads
     other names than the bare name and may drop an allergen the whole name carries."""
     if resolve_key(key, ontology)[0]:
+        return True
+    # "copos de trig0 y salvado" is that name, damaged: kept whole like it
+    if " " in key and _glyph_sites(key) and remembered(ontology, "glyphs", key, partial(_glyph_reading, key, ontology))[0]:
         return True
     return " " in key and remembered(ontology, "known", key, partial(_has_modifiers_around_a_name, key, ontology))
 
@@ -384,7 +392,7 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
         # a purpose clause ("to protect color and flavor") is made of purpose words only: its "flavor" is no
         # ingredient; any other note that names an allergen is read as an ingredient
         if tok.role == "note" and (
-            is_purpose_note(key) or not remembered(ontology, "notes", key, partial(names_allergen, key, ontology))
+            is_purpose_note(key) or not remembered(ontology, "notes", key, partial(_note_names_allergen, key, ontology))
         ):
             out.append(Resolution(tok, (), None, "note"))
             continue
@@ -414,6 +422,8 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
             alt = remembered(ontology, "readings", bare, partial(_reading, bare, False, ontology))
             if alt[0]:
                 found = (alt[0], alt[1], "stereo prefix")
+        if not found[0] and _glyph_sites(key):  # "sa1t", "cocoa rnass"
+            found = remembered(ontology, "glyphs", key, partial(_glyph_reading, key, ontology))
         if not found[0] and remembered(ontology, "bare_notes", key, partial(_bare_note, key, ontology)):
             # a place alone ("Origine du porc : France"): provenance; processing words alone ("Pasteurisé"): a state
             out.append(Resolution(tok, (), None, "note"))
@@ -438,6 +448,55 @@ def _bare_note(key: str, ontology: Ontology) -> bool:
         # instruction, a company — unless it names an allergen
         return not names_allergen(key, ontology)
     return ontology.modifiers.get(key) == "modifier_origin" or is_place(key) or only_modifiers(key, ontology)
+
+
+_HAS_DIGIT = re.compile(r"\d")
+
+
+def _note_names_allergen(key: str, ontology: Ontology) -> bool:
+    """Whether a note names an allergen: its words (:func:`names_allergen`), or its words with the digits an OCR
+    may have printed for letters put back ("50le" is no amount when it may be sole, a fish)."""
+    if names_allergen(key, ontology):
+        return True
+    if _HAS_DIGIT.search(key) is None:
+        return False
+    return any(names_allergen(cand, ontology) for cand in glyphs.readings(key, loose=True))
+
+
+def _glyph_sites(key: str) -> bool:
+    """Whether ``key`` may hold an OCR glyph (a digit, or "rn"): the cheap test before :func:`_glyph_reading`."""
+    return "rn" in key or _HAS_DIGIT.search(key) is not None
+
+
+def _glyph_reading(key: str, ontology: Ontology) -> _Resolved:
+    """An unknown key read with its OCR glyphs put back (:mod:`glyphs`: "sa1t" → salt, "cocoa rnass" → cocoa mass):
+    the names of every reading that resolves, taken together, when they keep every allergen that any reading names
+    in its words (or in a compound or glued word of them), and no reading that resolves to nothing is one edit from
+    a name carrying an allergen they lack (it may be that allergen's name, damaged twice); else nothing."""
+    from dinecheck.allergens.suggest import close_names  # suggest reads this module's memo: imported late
+
+    found: list[Synonym] = []
+    keys: list[str] = []
+    unread: list[str] = []
+    for cand in glyphs.readings(key):
+        syns = remembered(ontology, "readings", cand, partial(_reading, cand, False, ontology))[0]
+        if syns:
+            found.extend(syns)
+            keys.append(cand)
+        else:
+            unread.append(cand)
+    if not found:
+        return (), None, None
+    have = _codes(found, ontology)
+    for cand in (*keys, *unread):
+        named = _codes((s for _gram, syns in word_hints(cand, ontology) for s in syns), ontology)
+        if not named <= have or not _join_codes(cand.split(" "), ontology) <= have:
+            return (), None, None
+    for cand in unread:
+        near = (s for n in close_names(cand, ontology, 1, min_chars=5) for s in ontology.synonyms.get(n, ()))
+        if hidden_mentions(cand, ontology) or not _codes(near, ontology) <= have:
+            return (), None, None
+    return tuple(dict.fromkeys(found)), " | ".join(keys), "glyphs"
 
 
 _STEREO = ("l ", "d ", "dl ", "l(+) ", "d(-) ")  # stereo-descriptors of a chemical name, hyphen folded to a space
@@ -634,8 +693,10 @@ def _both_names(key: str, ontology: Ontology) -> _Resolved | None:
                 ontology.ingredients[s.canonical_id].category in MEDIUM_CATEGORIES for s in read[1][0]
             ):
                 continue
-            return (tuple(s for r in read for s in r[0]), f"{read[0][1]} | {read[1][1]}",
-                    f"{kind}: {sep.strip()}")  # fmt: skip
+            found = tuple(s for r in read for s in r[0])
+            if not _keeps_hints(key, found, ontology):
+                continue  # a name spans the separator ("truffe en chocolat …": the truffle may hold hazelnut)
+            return found, f"{read[0][1]} | {read[1][1]}", f"{kind}: {sep.strip()}"
     return None
 
 

@@ -80,7 +80,7 @@ _NOT_MODIFIER_KEYS = frozenset(lookup_key(w) for w in NOT_MODIFIER_WORDS)
 STANDALONE_FOOD_SENSES = frozenset({
     "bouillie", "broye", "danish", "demi ecreme", "demi sel", "dry roasted", "gefrorenes", "genovese",
     "grattugiato", "malteada", "malteado", "picada", "rape", "sbriciolata", "semi skimmed", "semidescremada",
-    "semidesnatada", "souffle", "tostada",
+    "semidesnatada", "souffle", "tostada", "vollkorn", "whole grain", "wholegrain",
 })  # fmt: skip
 
 

@@ -1,5 +1,5 @@
-"""Write the country names of ISO 3166-1 in the five label languages into ``label_furniture.toml`` (issue 8, seventh
-round; a data-authoring tool, not used at run time).
+"""Write the country names of ISO 3166-1 in the five label languages, and the subdivision names of ISO 3166-2, into
+``label_furniture.toml`` (issue 8, seventh and eighth rounds; a data-authoring tool, not used at run time).
 
 Source: the Debian ``iso-codes`` package (``/usr/share/iso-codes/json/iso_3166-1.json`` and its gettext catalogues
 ``iso_3166-1.mo`` for fr, de, es, it): the official short names and common names of every country and territory.
@@ -17,6 +17,12 @@ is not that place's food). A name is left out when:
   or it mentions an allergen ("Saint-Pierre-et-Miquelon": a saint-pierre is a John Dory, a fish);
 * it is one of :data:`FOOD_SENSES`: a country name that is also a food or drink in one of the five languages the
   ontology does not hold under that name (Spanish "malta" is malt, a gluten cereal; "Jamaica" a hibiscus drink).
+
+The names of ISO 3166-1's subdivisions (``iso_3166-2.json``: states, provinces, regions, counties — "Product of
+Quebec", "Packed in Andhra Pradesh") become the ``regions`` array, left out by the same rules and when shorter than
+four letters or a country name already. A region is read in an origin line only (after "made in", "product of" …),
+never alone nor at the end of a name: many are also foods or dictionary words ("Chihuahua", a cheese; "Bologna";
+"Devon"; "Lancashire"), and an item that is only such a word must stay unknown.
 
 Usage: ``python scripts/vocabulary/countries.py [--iso-codes DIR] [--write]`` (without ``--write`` it reports).
 """
@@ -43,6 +49,7 @@ END = "# end of countries"
 LANGS = ("fr", "de", "es", "it")
 # malt (es "malta"), chilli (es "chile"), pomegranate (es "granada", fr "grenade"), a hibiscus drink (es "jamaica"),
 # cinchona (it "china"), coffee ("java"), the dairy breeds ("jersey", "guernsey"), a biscuit ("samoa")
+MIN_REGION_CHARS = 4  # "Ain", "Gao", "Ica": a short name is too often a word or an abbreviation of another
 FOOD_SENSES = frozenset({"malta", "chile", "chili", "granada", "grenade", "jamaica", "china", "java", "jersey",
                          "guernsey", "samoa"})
 
@@ -57,6 +64,16 @@ def country_names(iso_dir: Path, locale_dir: Path) -> list[str]:
         for cat in catalogues:
             out.extend(cat.gettext(n) for n in english)
     return list(dict.fromkeys(out))
+
+
+def region_names(iso_dir: Path) -> list[str]:
+    """The names of ISO 3166-2 subdivisions (states, provinces, regions, counties …) as their countries write them;
+    a bilingual name ("Valencia / València") gives each of its forms."""
+    data = json.loads((iso_dir / "iso_3166-2.json").read_text("utf-8"))["3166-2"]
+    out: list[str] = []
+    for sub in data:
+        out.extend(part.strip() for part in sub["name"].split(" / "))
+    return [n for n in dict.fromkeys(out) if len(lookup_key(n)) >= MIN_REGION_CHARS]
 
 
 def plan(names: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
@@ -87,10 +104,11 @@ def plan(names: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
     return kept, refused
 
 
-def write(kept: list[str]) -> None:
+def write(kept: list[str], regions: list[str]) -> None:
     block = (f"{BEGIN}\n# scripts/vocabulary/countries.py (its docstring says which are left out): places, never a word"
              f" before a name\ncountries = [\n" + "".join(f"  {json.dumps(k, ensure_ascii=False)},\n" for k in kept)
-             + f"]\n{END}\n")  # fmt: skip
+             + "]\n# the subdivisions of ISO 3166-2 (states, provinces, regions, counties), the same way\nregions = [\n"
+             + "".join(f"  {json.dumps(k, ensure_ascii=False)},\n" for k in regions) + f"]\n{END}\n")  # fmt: skip
     replace_block(BEGIN, END, block)
 
 
@@ -101,11 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args(argv)
     kept, refused = plan(country_names(args.iso_codes, args.locale))
-    for name, why in refused:
+    countries = {lookup_key(k) for k in kept} | {lookup_key(n) for n, _why in refused}
+    regions, refused_regions = plan([n for n in region_names(args.iso_codes) if lookup_key(n) not in countries])
+    for name, why in (*refused, *refused_regions):
         print(f"left out {name!r}: {why}")
-    print(f"kept {len(kept)} names")
+    print(f"kept {len(kept)} country names, {len(regions)} region names")
     if args.write:
-        write(kept)
+        write(kept, regions)
     return 0
 
 

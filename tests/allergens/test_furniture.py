@@ -145,6 +145,26 @@ def test_a_country_never_opens_a_name_and_never_hides_a_food_sense() -> None:
     assert [p for p in places if resolve_key(p, ONTO)[0]] == []  # no place is a name the ontology reads
 
 
+@pytest.mark.parametrize("text", ["Blueberries. Product of Quebec.", "Bleuets. Produit du Québec.",
+                                  "Rice. Packed in Andhra Pradesh, India.", "Oranges. Grown in Valencia.",
+                                  "Honey. Made in New Zealand from local and imported ingredients.",
+                                  "Tuna, salt. Caught in the Western Central Pacific Ocean using pole and line."])  # fmt: skip
+def test_a_region_is_a_place_in_an_origin_line(text: str) -> None:
+    """ISO 3166-2 subdivisions (``regions``), and origins of several words ("New Zealand") inside a longer line."""
+    assert check(text).verdict == "SAFE", check(text).to_json()
+
+
+def test_a_region_alone_or_ending_a_name_stays_unknown() -> None:
+    """Many subdivisions are also foods ("Chihuahua", a cheese; "Bologna"; "Lancashire"): only an origin line reads
+    them."""
+    assert check("Water, Chihuahua, salt", "MILK").verdict == "VERIFY"
+    assert check("Water, salt. Made in Chihuahua.", "MILK").verdict == "SAFE"
+    assert check("Rice from Valencia, salt", "MILK").verdict == "VERIFY"  # ending a name: unknown (a country reads)
+    assert check("Rice from Spain, salt", "MILK").verdict == "SAFE"
+    assert check("Water, Quebec", "MILK").verdict == "VERIFY"
+    assert {"quebec", "andhra pradesh", "chihuahua"} <= furniture().regions
+
+
 @pytest.mark.parametrize("text", ["Water, salt. Cut green beans, zorbleflap.", "Salt. Cut beans, zorbleflap.",
                                   "Salt. Steam distilled zorbleflap oil."])  # fmt: skip
 def test_a_list_opening_with_an_instruction_word_is_not_an_instruction(text: str) -> None:
@@ -321,8 +341,8 @@ def test_no_furniture_entry_names_an_allergen() -> None:
 
     f = furniture()
     naming = []
-    for name in ("statements", "sentences", "instructions", "notes", "origin_leads", "places", "origin_words",
-                 "physical_hazards", "nutrition_heads", "nutrition_words"):  # fmt: skip
+    for name in ("statements", "sentences", "instructions", "notes", "origin_leads", "places", "regions",
+                 "origin_words", "physical_hazards", "nutrition_heads", "nutrition_words"):  # fmt: skip
         for entry in getattr(f, name):
             words = [w for w in entry.split() if w not in REWRITE_ARTEFACTS]
             if words and _mentions(" ".join(words), ONTO):

@@ -63,7 +63,8 @@ def test_a_word_of_two_senses_alone_is_its_allergen_food_and_inside_a_name_a_mod
 
 @pytest.mark.parametrize(("text", "head"), [("café tostado", "cafe"), ("riz soufflé", "riz"),
                                             ("Gefrorenes Gemüse", "gemuse"),
-                                            ("carne picada", "carne"), ("basilico genovese", "basilico")])  # fmt: skip
+                                            ("carne picada", "carne"), ("basilico genovese", "basilico"),
+                                            ("wholegrain rice", "rice"), ("Vollkorn Reis", "reis")])  # fmt: skip
 def test_a_word_of_two_senses_inside_a_name_is_a_modifier(text: str, head: str) -> None:
     readings = {h for h, _stripped in modifier_readings(lookup_key(text), ONTO)}
     assert head in readings

@@ -218,6 +218,16 @@ def test_a_dish_named_by_what_flavours_it_is_never_read_as_food_and_medium() -> 
     assert check_label("zorblax in water", ["PEANUT"], onto).unmatched == ("zorblax in water",)
 
 
+def test_a_food_and_medium_reading_never_cuts_a_name_spanning_the_separator() -> None:
+    """"truffe en chocolat" (a chocolate truffle, which may hold hazelnut) followed by words no modifier reading takes
+    whole is no truffle in chocolate: the name across "en" keeps its allergens (found by the modifiers property)."""
+    onto = load_data_dir()
+    text = "truffe en chocolat a base de jus concentre a base de jus concentre"
+    (res,) = normalize(tokenize(text), onto)
+    assert not (res.rule or "").startswith("medium")
+    assert check_label(text, ["TREE_NUTS"], onto).verdict == "VERIFY"
+
+
 def test_the_indian_fssai_wording_reads_as_its_ingredients() -> None:
     """The FSSAI classes of added flavour and colour, "liquid glucose" and the INS number are ingredients the shipped
     data knows; "permitted" is a quality word that never hides what it dresses."""

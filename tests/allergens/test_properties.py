@@ -4,7 +4,8 @@
    anywhere in the list, at any nesting depth, in any case, with emphasis marks and a percentage, with label
    furniture (instructions, origin lines, nutrition tables, contact lines) before or after the list — is NEVER SAFE
    for a profile containing A.
-2. The same synonym split in two by a space anywhere (a line break, OCR damage) is never SAFE either.
+2. The same synonym split in two by a space anywhere (a line break, OCR damage), with its spaces lost, or with
+   letters an OCR misreads printed as digits or "rn" is never SAFE either.
 3. The pipeline never crashes on arbitrary text, and every span it reports lies inside the text.
 """
 
@@ -117,6 +118,26 @@ def test_an_allergen_synonym_with_its_spaces_lost_is_never_safe(pair, others, up
     text = ", ".join([*others, glued, "salt"])
     result = check_label(text, [code], ONTO)
     assert result.verdict != "SAFE", (glued, text, result.to_json())
+
+
+GLYPHS = {"o": "0", "l": "1", "i": "1", "s": "5", "m": "rn"}  # what an OCR prints for a letter
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALLERGEN_SYNONYMS), st.sets(st.integers(0, 60), min_size=1, max_size=3),
+       st.lists(st.sampled_from(FREE), max_size=3), st.booleans())  # fmt: skip
+def test_an_allergen_synonym_with_ocr_glyphs_is_never_safe(pair, picks, others, upper) -> None:
+    """OCR damage ("sa1t", "rnilk", "50le"): a digit may be read as the letter it looks like, "rn" as "m" — never so
+    that an allergen is lost, whichever letters are damaged."""
+    code, synonym = pair
+    sites = [i for i, ch in enumerate(synonym.lower()) if ch in GLYPHS]
+    if not sites:
+        return
+    chosen = {sites[p % len(sites)] for p in picks}
+    damaged = "".join(GLYPHS[ch.lower()] if i in chosen else ch for i, ch in enumerate(synonym))
+    text = ", ".join([*others, damaged.upper() if upper else damaged, "salt"])
+    result = check_label(text, [code], ONTO)
+    assert result.verdict != "SAFE", (damaged, text, result.to_json())
 
 
 def test_an_a_of_b_name_reads_as_b_a_only_when_that_keeps_every_word() -> None:

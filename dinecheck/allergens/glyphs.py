@@ -1,0 +1,82 @@
+"""OCR glyph confusions: the letter readings of a lookup key whose words hold a glyph a scanner printed for a letter.
+
+Label text read off a photograph carries a digit for the letter it looks like ("sa1t", "wheat fl0ur", "5ugar",
+"Sonnenblumenö1") and "rn" for "m" ("rnilk", "cocoa rnass", "turrneric"). A word of letters cannot hold a digit, and
+no word of the five label languages begins with "rn" (nor, but for rare exceptions, has it after a consonant), so
+such a glyph is damage, not spelling. This module lists the readings with each such glyph put back (pure; no lookup):
+:mod:`normalize` tries them only for a token that resolves to nothing, and takes them only under its safety rules.
+
+The confusions (the classic ones of OCR engines on printed Latin text): ``0`` → o, ``1`` → l or i, ``5`` → s, and
+"rn" → m. A digit counts only between two letters, or at the start or end of a word of three letters or more with a
+letter beside it; a word holding any other digit ("e1520", "100g", "b12") is left alone.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+DIGIT_LETTERS: dict[str, tuple[str, ...]] = {"0": ("o",), "1": ("l", "i"), "5": ("s",)}
+VOWELS = frozenset("aeiouy")
+MAX_SITES = 4  # at most 2**4 × 2 readings of a key; a key with more damage stays unknown
+
+
+def _word_sites(word: str, loose: bool = False) -> list[tuple[int, int, tuple[str, ...]]] | None:
+    """(start, end, replacements) of each confusable glyph of ``word``; None when the word holds another digit.
+    ``loose``: every confusable digit of a word with a letter counts, and other digits are left as they are."""
+    letters = sum(ch.isalpha() for ch in word)
+    sites: list[tuple[int, int, tuple[str, ...]]] = []
+    for i, ch in enumerate(word):
+        if not ch.isdigit():
+            continue
+        if loose:
+            if ch in DIGIT_LETTERS and letters:
+                sites.append((i, i + 1, DIGIT_LETTERS[ch]))
+            continue
+        if ch not in DIGIT_LETTERS or letters < 2:
+            return None
+        before = word[i - 1].isalpha() if i > 0 else None
+        after = word[i + 1].isalpha() if i + 1 < len(word) else None
+        inside = before is True and after is True
+        edge = letters >= 3 and ((before is None and after is True) or (after is None and before is True))
+        if not (inside or edge):
+            return None
+        sites.append((i, i + 1, DIGIT_LETTERS[ch]))
+    if not all(ch.isalnum() or ch == "'" for ch in word):
+        return sites
+    start = word.find("rn")
+    while start != -1:
+        if start == 0 or (word[start - 1].isalpha() and word[start - 1] not in VOWELS):
+            sites.append((start, start + 2, ("m", "rn")))
+        start = word.find("rn", start + 1)
+    return sites
+
+
+def readings(key: str, loose: bool = False) -> tuple[str, ...]:
+    """Every reading of ``key`` with its confusable glyphs put back (each combination, the key itself excluded);
+    empty when the key holds no such glyph or too many. ``loose`` readings put back every confusable digit next to
+    a letter or not ("50le" → sole): not to read a token by, only to doubt that a note is one."""
+    words = key.split(" ")
+    slots: list[list[str]] = []
+    sites_seen = 0
+    for word in words:
+        sites = _word_sites(word, loose)
+        if not sites:
+            slots.append([word])
+            continue
+        sites_seen += len(sites)
+        if sites_seen > MAX_SITES:
+            return ()
+        sites.sort()
+        options: list[str] = []
+        for choice in product(*(s[2] for s in sites)):
+            out, at = [], 0
+            for (a, b, _r), letter in zip(sites, choice, strict=True):
+                out.append(word[at:a])
+                out.append(letter)
+                at = b
+            out.append(word[at:])
+            options.append("".join(out))
+        slots.append(list(dict.fromkeys(options)))
+    if not sites_seen:
+        return ()
+    return tuple(r for r in dict.fromkeys(" ".join(p) for p in product(*slots)) if r != key)

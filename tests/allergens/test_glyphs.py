@@ -1,0 +1,81 @@
+"""OCR glyph readings (:mod:`dinecheck.allergens.glyphs`) and how the pipeline uses them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dinecheck.allergens.glyphs import MAX_SITES, readings
+from dinecheck.allergens.normalize import normalize
+from dinecheck.allergens.ontology import load_data_dir
+from dinecheck.allergens.pipeline import check_label
+from dinecheck.allergens.tokenize import tokenize
+
+ONTO = load_data_dir()
+
+
+@pytest.mark.parametrize(("key", "expected"), [
+    ("sa1t", {"salt", "sait"}),
+    ("wheat fl0ur", {"wheat flour"}),
+    ("5ugar", {"sugar"}),
+    ("sonnenblumeno1", {"sonnenblumenol", "sonnenblumenoi"}),
+    ("rnilk", {"milk"}),
+    ("turrneric", {"turmeric"}),
+    ("cocoa rnass", {"cocoa mass"}),
+])  # fmt: skip
+def test_a_digit_among_letters_and_a_leading_rn_are_read_as_letters(key: str, expected: set[str]) -> None:
+    assert set(readings(key)) == expected
+
+
+@pytest.mark.parametrize("key", ["e1520", "100g", "vitamin b12", "omega 3", "corn", "kernel", "stern", "a1", "2x5"])
+def test_numbers_codes_and_real_spellings_have_no_glyph_reading(key: str) -> None:
+    """A word with another digit, an additive code, a vitamin, "rn" after a vowel, a word of fewer than two letters."""
+    assert readings(key) == ()
+
+
+def test_a_key_with_too_much_damage_has_no_reading() -> None:
+    damaged = " ".join(["sa1t"] * (MAX_SITES + 1))
+    assert readings(damaged) == ()
+    assert readings(" ".join(["sa1t"] * MAX_SITES))
+
+
+def test_loose_readings_put_back_every_confusable_digit() -> None:
+    assert "sole" in readings("50le", loose=True)
+    assert readings("50le") == ()
+
+
+@given(st.text(alphabet="abcilmnors015 ", max_size=24), st.booleans())
+def test_readings_are_bounded_and_only_change_glyphs(key: str, loose: bool) -> None:
+    found = readings(key, loose)
+    assert len(found) <= 2 ** (MAX_SITES + 1)
+    def glyphs(text: str) -> int:
+        return sum(ch.isdigit() for ch in text) + text.count("rn")
+
+    for reading in found:  # the same words, each reading with fewer glyphs than the key
+        assert reading.count(" ") == key.count(" ")
+        assert glyphs(reading) < glyphs(key)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Water, sa1t", "salt"), ("Water, wheat fl0ur", "wheat flour"), ("Cocoa rnass, sugar", "cocoa mass"),
+    ("5ugar, water", "sugar"), ("Turrneric, salt", "turmeric"),
+])  # fmt: skip
+def test_a_damaged_name_is_read_with_its_glyphs_put_back(text: str, name: str) -> None:
+    res = [r for r in normalize(tokenize(text), ONTO) if r.rule == "glyphs"]
+    assert len(res) == 1 and res[0].key == name
+
+
+@pytest.mark.parametrize(("text", "profile", "verdict"), [
+    ("Water, sa1t", "PEANUT", "SAFE"),
+    ("Skimmed rnilk powder, salt", "MILK", "AVOID"),
+    ("Water, m1lk", "MILK", "AVOID"),  # "mllk" is nothing, "milk" is milk
+    ("Water, so1a", "SOY", "AVOID"),  # "sola" / "soia": soy in Italian
+    ("Water, peanu1s", "PEANUT", "VERIFY"),  # neither reading is a name: unknown
+    ("Water, 50le", "FISH", "VERIFY"),  # a note of an amount? it may be sole
+    ("Water, we15", "FISH", "VERIFY"),  # "we" and a number? it may be wels, a catfish
+    ("Water, copos de trig0 y salvado", "MILK", "VERIFY"),  # kept whole like the name it damages (milk POSSIBLE)
+    ("Water, oat c1usters with nuts", "MILK", "VERIFY"),
+])  # fmt: skip
+def test_glyph_readings_never_lose_an_allergen(text: str, profile: str, verdict: str) -> None:
+    assert check_label(text, [profile], ONTO).verdict == verdict
