@@ -167,6 +167,7 @@ def instruction(sentence: str, after_comma: bool = False) -> bool:
 
 _PERCENT_WORD = regex.compile(r"\d+(?:[.,]\d+)?\s?%")
 _PLACE_JOINS = regex.compile(r"\s+(?:and|et|und|y|e|&)\s+|\s*,\s*|\s*/\s*")
+_PLACE_BRACKETS = str.maketrans({"(": " / ", "[": " / ", ")": " ", "]": " "})  # "Pacific Ocean (FAO 71)": a place too
 _PLACE_ARTICLES = ("the ", "l'", "la ", "le ", "les ", "der ", "die ", "el ", "los ", "il ", "lo ")
 
 
@@ -176,6 +177,7 @@ def origin_line(rest: str, modifiers: Mapping[str, str]) -> bool:
     data (fishing areas), or — word by word — origin wording ("from at least 90% Australian ingredients")."""
     f = furniture()
     text = _PERCENT_WORD.sub(" ", rest.strip(" .:/|"), timeout=_TIMEOUT)  # "Made in Italy / Fabriqué en …"
+    text = text.translate(_PLACE_BRACKETS).strip(" /")
     parts = [p.strip() for p in _PLACE_JOINS.split(text, timeout=_TIMEOUT)]
     if not parts or not all(parts):
         return False

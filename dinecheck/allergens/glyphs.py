@@ -22,7 +22,8 @@ MAX_SITES = 4  # at most 2**4 × 2 readings of a key; a key with more damage sta
 
 def _word_sites(word: str, loose: bool = False) -> list[tuple[int, int, tuple[str, ...]]] | None:
     """(start, end, replacements) of each confusable glyph of ``word``; None when the word holds another digit.
-    ``loose``: every confusable digit of a word with a letter counts, and other digits are left as they are."""
+    ``loose``: every confusable digit of a word with a letter counts (other digits are left as they are), and every
+    "rn" after a letter."""
     letters = sum(ch.isalpha() for ch in word)
     sites: list[tuple[int, int, tuple[str, ...]]] = []
     for i, ch in enumerate(word):
@@ -45,7 +46,7 @@ def _word_sites(word: str, loose: bool = False) -> list[tuple[int, int, tuple[st
         return sites
     start = word.find("rn")
     while start != -1:
-        if start == 0 or (word[start - 1].isalpha() and word[start - 1] not in VOWELS):
+        if start == 0 or (word[start - 1].isalpha() and (loose or word[start - 1] not in VOWELS)):
             sites.append((start, start + 2, ("m", "rn")))
         start = word.find("rn", start + 1)
     return sites
@@ -53,8 +54,9 @@ def _word_sites(word: str, loose: bool = False) -> list[tuple[int, int, tuple[st
 
 def readings(key: str, loose: bool = False) -> tuple[str, ...]:
     """Every reading of ``key`` with its confusable glyphs put back (each combination, the key itself excluded);
-    empty when the key holds no such glyph or too many. ``loose`` readings put back every confusable digit next to
-    a letter or not ("50le" → sole): not to read a token by, only to doubt that a note is one."""
+    empty when the key holds no such glyph or too many. ``loose`` readings put back every confusable digit, next to
+    a letter or not ("50le" → sole), and every "rn" ("gurn" → gum): not to read a token by, only to doubt a reading
+    (what else the damaged text may have been)."""
     words = key.split(" ")
     slots: list[list[str]] = []
     sites_seen = 0

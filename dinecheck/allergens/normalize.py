@@ -470,26 +470,33 @@ def _glyph_sites(key: str) -> bool:
 
 def _glyph_reading(key: str, ontology: Ontology) -> _Resolved:
     """An unknown key read with its OCR glyphs put back (:mod:`glyphs`: "sa1t" → salt, "cocoa rnass" → cocoa mass):
-    the names of every reading that resolves, taken together, when they keep every allergen that any reading names
-    in its words (or in a compound or glued word of them), and no reading that resolves to nothing is one edit from
-    a name carrying an allergen they lack (it may be that allergen's name, damaged twice); else nothing."""
+    the names of every reading that resolves, taken together — when they keep every allergen that any other thing
+    the text may have been (every glyph put back, wherever it stands) names as a whole or in its words, and none of
+    those that resolve to nothing holds a compound word naming an allergen or is one edit from a name carrying an
+    allergen they lack (it may be that allergen's name, damaged twice). Else nothing: the token stays unknown."""
     from dinecheck.allergens.suggest import close_names  # suggest reads this module's memo: imported late
 
     found: list[Synonym] = []
     keys: list[str] = []
-    unread: list[str] = []
     for cand in glyphs.readings(key):
         syns = remembered(ontology, "readings", cand, partial(_reading, cand, False, ontology))[0]
         if syns:
             found.extend(syns)
             keys.append(cand)
-        else:
-            unread.append(cand)
     if not found:
         return (), None, None
     have = _codes(found, ontology)
-    for cand in (*keys, *unread):
-        named = _codes((s for _gram, syns in word_hints(cand, ontology) for s in syns), ontology)
+    # what else the text may have been: every glyph put back, wherever it stands ("vegetab1e gurn" may be
+    # vegetable gum, though "rn" after a vowel is no glyph to read by); too many to weigh: no reading
+    doubts = glyphs.readings(key, loose=True)
+    if not doubts:
+        return (), None, None
+    unread: list[str] = []
+    for cand in dict.fromkeys((*keys, *doubts)):
+        syns = remembered(ontology, "readings", cand, partial(_reading, cand, False, ontology))[0]
+        if not syns:
+            unread.append(cand)
+        named = _codes((s for _gram, syns in word_hints(cand, ontology) for s in syns), ontology) | _codes(syns, ontology)
         if not named <= have or not _join_codes(cand.split(" "), ontology) <= have:
             return (), None, None
     for cand in unread:

@@ -148,9 +148,13 @@ def test_a_country_never_opens_a_name_and_never_hides_a_food_sense() -> None:
 @pytest.mark.parametrize("text", ["Blueberries. Product of Quebec.", "Bleuets. Produit du Québec.",
                                   "Rice. Packed in Andhra Pradesh, India.", "Oranges. Grown in Valencia.",
                                   "Honey. Made in New Zealand from local and imported ingredients.",
-                                  "Tuna, salt. Caught in the Western Central Pacific Ocean using pole and line."])  # fmt: skip
+                                  "Tuna, salt. Caught in the Western Central Pacific Ocean using pole and line.",
+                                  "Tuna, salt. Caught in the Western Central Pacific Ocean (FAO 71) using pole and line.",
+                                  "Black tea. Blended and packed in England.",
+                                  "Honey. Do not feed to infants under 12 months of age."])  # fmt: skip
 def test_a_region_is_a_place_in_an_origin_line(text: str) -> None:
-    """ISO 3166-2 subdivisions (``regions``), and origins of several words ("New Zealand") inside a longer line."""
+    """ISO 3166-2 subdivisions (``regions``), origins of several words ("New Zealand") and a bracketed fishing area
+    inside a longer line, two verbs before the place; the honey advisory for infants."""
     assert check(text).verdict == "SAFE", check(text).to_json()
 
 
