@@ -233,6 +233,10 @@ def test_an_allergen_synonym_inside_furniture_is_never_safe(pair, carrier, befor
         "2 comprimés par jour. Ne pas dépasser la dose journalière recommandée.",
         "High in fibre.",
         "Temps de cuisson : 11 min.",
+        "Although every care has been taken to remove stones, some may remain.",
+        "Whilst every care has been taken to remove bones, some may remain.",
+        "Malgré le soin apporté au dénoyautage, des noyaux peuvent subsister.",
+        "Trotz sorgfältiger Kontrolle können Steine verbleiben.",
     ],
 )
 def test_more_furniture_after_a_clean_list_leaves_it_safe(furniture: str) -> None:
@@ -244,6 +248,10 @@ def test_a_warning_naming_a_hazard_and_an_allergen_keeps_the_allergen() -> None:
     r = check("Olives, salt. May contain stones and peanuts.")
     assert r.verdict == "VERIFY" and [(f.code, f.level) for f in r.findings] == [("PEANUT", RiskLevel.POSSIBLE)]
     assert check("Olives, salt. May contain stones and zorbleflap.").verdict == "VERIFY"  # unreadable: generic
+    # a stone advisory's tail is no cover for an allergen, named or misspelt
+    assert check("Olives. Whilst every care has been taken to remove stones, traces of peanuts may remain.").verdict \
+        == "VERIFY"
+    assert check("Olives. Whilst every care has been taken to remove stones, pcanuts may remain.").verdict == "VERIFY"
 
 
 def test_an_additive_number_without_its_e_reads_as_the_e_number() -> None:
