@@ -252,3 +252,12 @@ def test_hidden_mentions_find_an_allergen_inside_a_compound_word_but_not_in_inst
         assert hidden_mentions(key, onto), key
     for key in ("store at room temperature", "heat for 2 minutes until piping hot", "bei 180 c backen"):
         assert not hidden_mentions(key, onto), key
+
+
+@pytest.mark.parametrize("name", ["mineral salt", "intense sweetener", "colour fixative", "antifoam", "emulsifier",
+                                  "vegetable gum", "flour treatment agent", "raising agent", "acidity regulator"])
+def test_the_class_names_of_the_australia_new_zealand_code_resolve(name: str) -> None:
+    """Food Standards Code Schedule 7: "Mineral Salt (508)", "Intense Sweetener (955)" are class names, known."""
+    onto = load_data_dir()
+    (res,) = normalize(tokenize(name), onto)
+    assert res.matched, name
