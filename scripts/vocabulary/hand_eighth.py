@@ -1,0 +1,65 @@
+"""Names added in the eighth round of issue 8 (a data-authoring tool, not used at run time).
+
+Each from a general source, each with its reason:
+
+* "whole grain" / "wholegrain" / "Vollkorn" alone name an unnamed cereal (GLUTEN, WHEAT POSSIBLE); inside a longer
+  name they stay quality words (``ontology.STANDALONE_FOOD_SENSES``). They were a furniture note ("Whole Grain" as a
+  pack stamp), so an item "whole grain" was SAFE for GLUTEN.
+* The class names of the Australia New Zealand Food Standards Code (Schedule 7) the data lacked: "mineral salt",
+  "intense sweetener", "colour fixative", "antifoam" (with the usual French, German, Spanish and Italian wording of
+  the first two).
+
+Usage: ``python scripts/vocabulary/hand_eighth.py [--dry-run]`` (rewrites the data files in place; idempotent). Run
+after ``hand_seventh.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hand_seventh import D, _add, _load, _save  # noqa: E402  (a sibling script)
+
+NOTE = "eighth round: "
+ADD_NAMES: dict[str, tuple[dict[str, list[str]], str]] = {
+    "cereal_unspecified": ({"en": ["whole grain", "wholegrain"], "de": ["Vollkorn"]},
+                           "'whole grain' alone is an unnamed cereal (inside a longer name a quality word)"),
+    "minerals": ({"en": ["mineral salt"], "fr": ["sel minéral"], "de": ["Mineralsalz"], "es": ["sal mineral"],
+                  "it": ["sale minerale"]}, "'mineral salt' is a class name of the Food Standards Code (AU/NZ)"),
+    "sweetener_unspecified": (
+        {"en": ["intense sweetener", "intense sweeteners"], "fr": ["édulcorant intense", "édulcorants intenses"],
+         "de": ["Intensivsüßstoff", "Intensivsüßungsmittel"], "es": ["edulcorante intenso", "edulcorantes intensos"],
+         "it": ["edulcorante intensivo", "edulcoranti intensivi"]},
+        "'intense sweetener' is a class name of the Food Standards Code (AU/NZ)"),
+    "colour_retention_agent": ({"en": ["colour fixative", "color fixative"]},
+                               "'colour fixative' is a class name of the Food Standards Code (AU/NZ)"),
+    "antifoaming_agent": ({"en": ["antifoam", "antifoam agent", "anti-foam agent"]},
+                          "'antifoam' is the Codex class name's short form"),
+}  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dry-run", action="store_true")
+    args = ap.parse_args()
+    total = 0
+    for path in sorted(D.glob("*.jsonl")):
+        entries = _load(path)
+        changed = 0
+        for e in entries:
+            if e["id"] in ADD_NAMES:
+                names, why = ADD_NAMES[e["id"]]
+                n = _add(e, names)
+                if n and (NOTE + why) not in e.get("note", ""):
+                    e["note"] = f"{e.get('note', '')}; {NOTE}{why}".lstrip("; ")
+                changed += n
+        if changed and not args.dry_run:
+            _save(path, entries)
+        total += changed
+    print(f"{total} names added")
+
+
+if __name__ == "__main__":
+    main()
