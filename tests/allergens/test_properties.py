@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from dinecheck.allergens.normalize import normalize
 from dinecheck.allergens.ontology import RiskLevel, load_data_dir
 from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
+from dinecheck.allergens.text import lookup_key
 from dinecheck.allergens.tokenize import tokenize
 
 ONTO = load_data_dir()
@@ -227,6 +228,19 @@ def test_every_allergen_synonym_with_its_spaces_lost_is_never_safe() -> None:
                 false_safe.append((code, glued))
     assert false_safe == []
     assert check_label("rice, Butterwasserfrei", ["MILK"], ONTO).verdict != "SAFE"  # no "-frei" claim: anhydrous butter
+
+
+def test_every_allergen_synonym_with_an_ocr_glyph_is_never_safe() -> None:
+    """Exhaustive companion of the glyph property: every (allergen, synonym) pair with its first and its last letter
+    an OCR misreads (o, l, i, s, m) printed as the glyph ("5ole", "rnilk", "pean1t")."""
+    cases = set()
+    for code, synonym in ALLERGEN_SYNONYMS:
+        key = lookup_key(synonym)
+        sites = [i for i, ch in enumerate(key) if ch in GLYPHS]
+        cases |= {(code, key[:i] + GLYPHS[key[i]] + key[i + 1 :]) for i in sites[:1] + sites[-1:]}
+    false_safe = [(code, damaged) for code, damaged in sorted(cases)
+                  if check_label(f"rice, {damaged}, salt", [code], ONTO).verdict == "SAFE"]  # fmt: skip
+    assert false_safe == []
 
 
 def test_a_huge_unknown_token_of_distinct_words_finishes() -> None:
