@@ -324,6 +324,8 @@ def unknown_words(key: str, ontology: Ontology) -> bool:
     mods = ontology.modifiers
     for w in key.replace("'", " ").split(" "):
         if len(w) < 3 or not w.isalpha() or w in vocabulary or w in mods:
+            if not w.isalpha() and glyphs.readings(w):  # "pean1ts", "5almon": letters with a glyph are unread
+                return True
             continue
         if not resolve_key(w, ontology)[0]:
             return True
@@ -392,7 +394,7 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
         # a purpose clause ("to protect color and flavor") is made of purpose words only: its "flavor" is no
         # ingredient; any other note that names an allergen is read as an ingredient
         if tok.role == "note" and (
-            is_purpose_note(key) or not remembered(ontology, "notes", key, partial(_note_names_allergen, key, ontology))
+            is_purpose_note(key) or not remembered(ontology, "notes", key, partial(names_allergen, key, ontology))
         ):
             out.append(Resolution(tok, (), None, "note"))
             continue
@@ -451,16 +453,6 @@ def _bare_note(key: str, ontology: Ontology) -> bool:
 
 
 _HAS_DIGIT = re.compile(r"\d")
-
-
-def _note_names_allergen(key: str, ontology: Ontology) -> bool:
-    """Whether a note names an allergen: its words (:func:`names_allergen`), or its words with the digits an OCR
-    may have printed for letters put back ("50le" is no amount when it may be sole, a fish)."""
-    if names_allergen(key, ontology):
-        return True
-    if _HAS_DIGIT.search(key) is None:
-        return False
-    return any(names_allergen(cand, ontology) for cand in glyphs.readings(key, loose=True))
 
 
 def _glyph_sites(key: str) -> bool:
@@ -732,7 +724,34 @@ def _stripped(key: str, ontology: Ontology) -> _Resolved | None:
 
 def names_allergen(key: str, ontology: Ontology) -> bool:
     """Whether a word or words of ``key`` name an allergen-bearing ingredient: the whole key, its word groups, or a
-    compound or glued word (:func:`hidden_mentions`). What a mask or a note must never hide."""
+    compound or glued word (:func:`hidden_mentions`) — as written, or with the OCR glyphs any word may hold put back
+    ("keep refrigerated 5almon", "made in Italy with pest0"). What a mask or a note must never hide."""
+    if _names_allergen(key, ontology):
+        return True
+    if not _glyph_sites(key):
+        return False
+    loose = glyphs.readings(key, loose=True)
+    if not loose:
+        return bool(glyphs.readings(key))  # too much damage to weigh: doubt it
+    return any(_names_allergen(cand, ontology) for cand in loose) or _glyph_word_near_allergen(key, ontology)
+
+
+def _glyph_word_near_allergen(key: str, ontology: Ontology) -> bool:
+    """Whether a word of ``key`` holding a digit, read with its glyphs put back, is one edit from a name carrying an
+    allergen ("pean1ts": "peanlts" is peanuts misprinted twice) — a word no lookup reads, but no word either."""
+    from dinecheck.allergens.suggest import close_names  # suggest reads this module's memo: imported late
+
+    for word in key.split(" "):
+        if word.isalpha():
+            continue
+        for cand in glyphs.readings(word, loose=True):
+            near = (s for n in close_names(cand, ontology, 1, min_chars=5) for s in ontology.synonyms.get(n, ()))
+            if _codes(near, ontology):
+                return True
+    return False
+
+
+def _names_allergen(key: str, ontology: Ontology) -> bool:
     syns = resolve_key(key, ontology)[0] + tuple(s for _g, grams in word_hints(key, ontology) for s in grams)
     return any(ontology.allergen_paths(s.canonical_id) for s in syns) or hidden_mentions(key, ontology)
 

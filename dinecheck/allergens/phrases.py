@@ -93,6 +93,14 @@ _SUITABILITY = frozenset(
     {"suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
      "adatto per"}
 )  # fmt: skip
+# who or what a suitability claim is for, in the five languages (folded): the claim's own words end there
+_AUDIENCE = regex.compile(
+    r"(?<![^\W_])(?:vegetarians?|vegans?|coeliacs?|celiacs?|diabetics?|(?:home )?freezing|microwav\w*|vegetariens?"
+    r"|vegetaliens?|vegans?|coeliaques?|celiaques?|diabetiques?|congelation|vegetarier|veganer|zoliakie\w*"
+    r"|diabetiker|vegetarian[oa]s?|vegan[oa]s?|celiac[oa]s?|diabetic[oa]s?|congelacion|vegetarian[ie]|vegan[ie]"
+    r"|celiac[ie]|diabetic[ie]|congelazione"
+    r"|(?P<allergy>(?:allerg|alerg|intoleran|unvertraglich)\w*))(?![^\W_])"
+)
 _ABSENCE_SUFFIX = regex.compile(r"[^\W\d_]+ free(?! (?:range|run|flowing|trade))\b|[^\W\d_]{3,}frei\b")
 _INTRO = regex.compile(  # (?P<tail>…): the "see …" part, kept as text if it names an allergen
     r"(?:contains|contain)(?: only)? (?:(?:less than )?\d+(?:[.,]\d+)? ?(?:%|percent)(?: or less)? of"
@@ -677,6 +685,13 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 if (not suitability and " " in obj and not resolve_key(obj, ontology)[0]
                         and _mentions_allergen(obj, ontology)):  # fmt: skip
                     end = c.end  # "sans sucre ajouté lait": not one name — only the claim word is masked
+                elif suitability and _mentions_allergen(obj, ontology):
+                    # "Suitable for vegetarians milk chocolate": the claim ends with its audience, and what follows
+                    # is read ("suitable for milk allergy sufferers" has no audience word: only the lead is masked)
+                    m = _AUDIENCE.search(t, c.end, end, timeout=_TIMEOUT)
+                    if m is None or m.group("allergy") is None:  # "people with milk allergy": the claim's own
+                        audience = m is not None and not _mentions_allergen(t[c.end : m.end()], ontology)
+                        end = m.end() if audience and m is not None else c.end
                 rest = _sentence_end(t, end, next_start, ".!?")
                 if rest > end:  # "free from nuts, gluten and dairy": the other items may be claimed absent too
                     capped.append(raw(end, rest))

@@ -80,3 +80,49 @@ def test_a_damaged_name_is_read_with_its_glyphs_put_back(text: str, name: str) -
 ])  # fmt: skip
 def test_glyph_readings_never_lose_an_allergen(text: str, profile: str, verdict: str) -> None:
     assert check_label(text, [profile], ONTO).verdict == verdict
+
+
+# what a red-team helper found SAFE in the eighth round (told what the round added, nothing of the measured data):
+# a damaged allergen word where a mask or a note decides what to ignore — a timed instruction, a storage or operator
+# statement's tail, an instruction's bracket, an origin line that dropped the digits inside a word — and, with no
+# damage at all, a suitability claim running on into the next item ("Suitable for vegetarians milk chocolate")
+RED_TEAM_EIGHTH = [
+    ("Rice, pean1ts roasted at 180C for 10 min", "PEANUT"), ("Rice, a1monds toasted at 160C for 8 min", "TREE_NUTS"),
+    ("Rice, 5almon cooked for 10 min at 180C", "FISH"), ("Rice, egg5 cooked for 10 min at 180C", "EGG"),
+    ("Rice, m1lk pasteurised at 72C for 15 sec", "MILK"), ("Reis, M1lch 5 Minuten kochen lassen", "MILK"),
+    ("Rice, pean1t Foods Ltd", "PEANUT"), ("Sugar, salt, keep refrigerated 5almon", "FISH"),
+    ("Rice, sugar, keep frozen 5hrimp", "SHELLFISH"), ("Rice, SUGAR. KEEP REFRIGERATED M1LK", "MILK"),
+    ("Rice, sugar. Once opened consume within 3 days pean1ts", "PEANUT"),
+    ("Rice, sugar. Store in a cool dry place hazelnut5", "TREE_NUTS"), ("Rice, sugar. Use by: see lid 5almon", "FISH"),
+    ("Rice, sugar. Shake well m1lk drink", "MILK"), ("Rice, sugar. Packed by: ACME Foods, pean1ts", "PEANUT"),
+    ("Riz, sucre. À conserver au frais 1ait", "MILK"),
+    ("Reis, Zucker. Nach dem Öffnen im Kühlschrank aufbewahren M1lch", "MILK"),
+    ("Arroz, azúcar. Conservar en lugar fresco y seco 1eche", "MILK"),
+    ("Riso, zucchero. Conservare in luogo fresco e asciutto 1atte", "MILK"),
+    ("Rice, sugar. Cook in the oven for 20 min (with b0tter)", "MILK"),
+    ("Rice, sugar. Cook in the oven for 20 min (with 5almon)", "FISH"),
+    ("Rice, sugar. Heat 200 ml m1lk for 2 minutes", "MILK"), ("Sugar, cocoa. Add m1lk to taste", "MILK"),
+    ("Rice, sugar. Serving suggestion: serve with 5almon", "FISH"), ("Rice, salt. Made in the UK with 0at5", "GLUTEN"),
+    ("Water, salt. Made in Italy with pest0", "MILK"), ("Water, salt. Made in Italy with pest0", "TREE_NUTS"),
+    ("Potatoes, salt. Made in Italy con 501a", "SOY"),
+    ("Chocolate (cocoa, sugar), Product of Brazil and brazil5", "TREE_NUTS"),
+    ("Rice, water. Made in Spain with 5a15a cesar", "EGG"),
+    ("Potatoes, salt. Caught in the Atlantic with 5a1the", "FISH"), ("Rice. Made in Turkey with 51mit", "SESAME"),
+    ("Rice. Made in Italy with mit110", "MOLLUSCS"), ("Rice. Suitable for vegetarians milk chocolate", "MILK"),
+    ("Rice, sugar. Suitable for vegetarians butter", "MILK"), ("Rice. Suitable for home freezing milk", "MILK"),
+    ("Rice, sugar. Suitable for vegetarians m1lk powder", "MILK"), ("Rice, sugar, suitable for coeliacs wheat", "GLUTEN"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "profile"), RED_TEAM_EIGHTH)
+def test_what_the_eighth_red_team_found_is_never_safe(text: str, profile: str) -> None:
+    assert check_label(text, [profile], ONTO).verdict != "SAFE"
+
+
+@pytest.mark.parametrize("text", ["Rice. Suitable for vegetarians.", "Rice, sugar. Suitable for vegetarians and vegans.",
+                                  "Rice. Adapté aux végétariens.", "Rice, salt. Made in the UK.",
+                                  "Rice, sugar. Keep refrigerated 0-5C.", "Rice, sugar. Packed by: ACME Foods, Leeds.",
+                                  "Rice. Suitable for people with milk allergy.",
+                                  "Riz. Convient aux personnes intolérantes au lactose."])
+def test_the_same_lines_undamaged_and_clean_stay_safe(text: str) -> None:
+    assert check_label(text, ["MILK", "PEANUT", "GLUTEN"], ONTO).verdict == "SAFE", check_label(text, ["MILK"], ONTO)
