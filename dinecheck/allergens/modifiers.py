@@ -50,6 +50,13 @@ PLANT_CATEGORIES = frozenset({"fruit", "vegetable", "legume", "mushroom"})
 # ("puré de patatas"), and a head never begins with "de"
 _BEFORE_ONLY = frozenset({"pure"})
 _BEFORE_HEAD = COLOURS | _BEFORE_ONLY  # one-word prefixes read only around a fitting head
+# "malted" says how a grain was processed ("malted rice", "gemalzte Gerste") but, before anything else, that barley
+# malt was added ("malted milk", "leche malteado", a malted drink): around any other head the reading holds malt too
+# (:func:`dinecheck.allergens.normalize._stripped`), and it is never a description alone
+MALTED = frozenset({"malted", "malte", "maltee", "maltes", "maltees", "gemalzt", "gemalzte", "gemalzter", "gemalztes",
+                    "gemalzten", "gemalztem", "malteado", "malteada", "malteados", "malteadas", "maltato", "maltata",
+                    "maltati", "maltate"})  # fmt: skip
+GRAIN_CATEGORIES = frozenset({"cereal", "grain", "flour"})
 
 
 def _words(key: str) -> list[str]:
@@ -83,7 +90,7 @@ def only_modifiers(key: str, ontology: Ontology) -> bool:
     never an origin (a place alone is handled by the caller)."""
     mods = ontology.modifiers
     words = _words(key)
-    if not words or len(words) > MAX_MODIFIER_WORDS or _NOUNS.intersection(words):
+    if not words or len(words) > MAX_MODIFIER_WORDS or _NOUNS.intersection(words) or MALTED.intersection(words):
         return False
     n = len(words)
     ok = [False] * (n + 1)

@@ -47,7 +47,13 @@ from dinecheck.allergens.furniture import (
     timed_instruction,
     verb_final_instruction,
 )
-from dinecheck.allergens.modifiers import modifier_readings, only_modifiers, strip_modifiers
+from dinecheck.allergens.modifiers import (
+    GRAIN_CATEGORIES,
+    MALTED,
+    modifier_readings,
+    only_modifiers,
+    strip_modifiers,
+)
 from dinecheck.allergens.ontology import LANGUAGES, UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
 from dinecheck.allergens.tokenize import Token, canonical_key, e_number_base, is_purpose_note
 
@@ -718,6 +724,9 @@ def _stripped(key: str, ontology: Ontology) -> _Resolved | None:
     if not heads:
         return None
     found = tuple(dict.fromkeys(s for head, _words in heads for s in _rewritten(head, ontology)[0]))
+    if any(not MALTED.isdisjoint(words) for _head, words in heads) and not all(
+            ontology.ingredients[s.canonical_id].category in GRAIN_CATEGORIES for s in found):  # fmt: skip
+        found = (*found, *resolve_key("malt", ontology)[0])  # "malted milk": milk and barley malt
     rules = "; ".join("modifiers: " + ", ".join(words) for _head, words in heads)
     return found, " | ".join(head for head, _words in heads), rules
 

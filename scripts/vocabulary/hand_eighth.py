@@ -8,6 +8,8 @@ Each from a general source, each with its reason:
 * The class names of the Australia New Zealand Food Standards Code (Schedule 7) the data lacked: "mineral salt",
   "intense sweetener", "colour fixative", "antifoam" (with the usual French, German, Spanish and Italian wording of
   the first two).
+* "frutas de cáscara": the Spanish Annex II name of tree nuts ("frutos de cáscara") with the noun's other gender,
+  as labels write it too (it read as fruit: SAFE for TREE_NUTS).
 
 Usage: ``python scripts/vocabulary/hand_eighth.py [--dry-run]`` (rewrites the data files in place; idempotent). Run
 after ``hand_seventh.py``.
@@ -37,6 +39,8 @@ ADD_NAMES: dict[str, tuple[dict[str, list[str]], str]] = {
                                "'colour fixative' is a class name of the Food Standards Code (AU/NZ)"),
     "antifoaming_agent": ({"en": ["antifoam", "antifoam agent", "anti-foam agent"]},
                           "'antifoam' is the Codex class name's short form"),
+    "tree_nuts": ({"es": ["frutas de cáscara", "fruta de cáscara", "frutas con cáscara"]},
+                  "the Spanish Annex II name 'frutos de cáscara' as labels also write it (a red-team helper's find)"),
 }  # fmt: skip
 
 

@@ -298,3 +298,14 @@ def test_seventh_round_quality_and_processing_words() -> None:
     assert strip_modifiers("exhausted vanilla pods", onto) == ("vanilla pods", ("exhausted",))
     assert strip_modifiers("enzymes microbiennes", onto) == ("enzymes", ("microbiennes",))
     assert lookup_key("à pâte molle") not in onto.modifiers
+
+
+def test_a_malting_word_is_a_modifier_only_around_a_grain() -> None:
+    """"malted rice" is rice malted; "malted milk", "malted chocolate drink", "leche malteado" hold barley malt (the
+    reading adds it); "malted" alone is no description of nothing (eighth round)."""
+    assert check_label("rice, malted rice", ["GLUTEN"], ONTO).verdict == "SAFE"
+    assert check_label("rice, gemalzter Reis", ["GLUTEN"], ONTO).verdict == "SAFE"
+    assert check_label("rice, malted chocolate drink", ["GLUTEN"], ONTO).verdict == "AVOID"
+    assert check_label("rice, leche malteado", ["GLUTEN"], ONTO).verdict == "AVOID"
+    assert check_label("rice, malted", ["GLUTEN"], ONTO).verdict == "VERIFY"
+    assert check_label("rice, frutas de cascara, salt", ["TREE_NUTS"], ONTO).verdict == "AVOID"  # Spanish tree nuts
