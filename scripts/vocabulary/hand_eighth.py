@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hand_seventh import D, _add, _load, _save  # noqa: E402  (a sibling script)
+from hand_seventh import add_noted, rewrite_entries  # noqa: E402  (a sibling script)
 
 NOTE = "eighth round: "
 ADD_NAMES: dict[str, tuple[dict[str, list[str]], str]] = {
@@ -48,21 +48,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dry-run", action="store_true")
     args = ap.parse_args()
-    total = 0
-    for path in sorted(D.glob("*.jsonl")):
-        entries = _load(path)
-        changed = 0
-        for e in entries:
-            if e["id"] in ADD_NAMES:
-                names, why = ADD_NAMES[e["id"]]
-                n = _add(e, names)
-                if n and (NOTE + why) not in e.get("note", ""):
-                    e["note"] = f"{e.get('note', '')}; {NOTE}{why}".lstrip("; ")
-                changed += n
-        if changed and not args.dry_run:
-            _save(path, entries)
-        total += changed
-    print(f"{total} names added")
+
+    def edit(e: dict) -> int:
+        return add_noted(e, *ADD_NAMES[e["id"]], NOTE) if e["id"] in ADD_NAMES else 0
+
+    print(f"{rewrite_entries(edit, args.dry_run)} names added")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from dinecheck.allergens.text import lookup_key
@@ -99,6 +100,14 @@ def _add(entry: dict, names: dict[str, list[str]]) -> int:
     return added
 
 
+def add_noted(entry: dict, names: dict[str, list[str]], why: str, note: str) -> int:
+    """:func:`_add`, and the reason appended to the entry's note (once) when a name was added."""
+    n = _add(entry, names)
+    if n and why and (note + why) not in entry.get("note", ""):
+        entry["note"] = f"{entry.get('note', '')}; {note}{why}".lstrip("; ")
+    return n
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dry-run", action="store_true")
@@ -116,28 +125,34 @@ def main() -> None:
         have, note = plan.get(eid, ({}, ""))
         merged = {lang: [*have.get(lang, []), *ns] for lang, ns in {**have, **names}.items()}
         plan[eid] = (merged, note or why)
+
+    def edit(e: dict) -> int:
+        changed = 0
+        for code, level in ADD_ALLERGENS.get(e["id"], {}).items():
+            if code not in e.get("allergens", {}):
+                e.setdefault("allergens", {})[code] = level
+                changed += 1
+        if e["id"] in numbered and not e.get("e_number"):
+            e["e_number"] = numbered[e["id"]]
+            changed += 1
+        if e["id"] in plan:
+            changed += add_noted(e, *plan[e["id"]], NOTE)
+        return changed
+
+    print(f"{len(new)} entries and {rewrite_entries(edit, args.dry_run)} names added")
+
+
+def rewrite_entries(edit: Callable[[dict], int], dry_run: bool) -> int:
+    """Apply ``edit`` (it returns how many changes it made) to every entry of every data file; save the files it
+    changed unless ``dry_run``; the number of changes."""
     total = 0
     for path in sorted(D.glob("*.jsonl")):
         entries = _load(path)
-        changed = 0
-        for e in entries:
-            for code, level in ADD_ALLERGENS.get(e["id"], {}).items():
-                if code not in e.get("allergens", {}):
-                    e.setdefault("allergens", {})[code] = level
-                    changed += 1
-            if e["id"] in numbered and not e.get("e_number"):
-                e["e_number"] = numbered[e["id"]]
-                changed += 1
-            if e["id"] in plan:
-                names, why = plan[e["id"]]
-                n = _add(e, names)
-                if n and why and (NOTE + why) not in e.get("note", ""):
-                    e["note"] = f"{e.get('note', '')}; {NOTE}{why}".lstrip("; ")
-                changed += n
-        if changed and not args.dry_run:
+        changed = sum(edit(e) for e in entries)
+        if changed and not dry_run:
             _save(path, entries)
         total += changed
-    print(f"{len(new)} entries and {total} names added")
+    return total
 
 
 ENUMBERS = HERE / "seventh" / "enumbers.jsonl"
