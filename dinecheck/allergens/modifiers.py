@@ -29,7 +29,7 @@ _CONNECTORS = frozenset({"of", "from", "de", "d'", "du", "des", "aus", "von", "d
                          "dalla", "dalle", "dai", "en", "in", "origin", "origine", "origen", "herkunft", "provenance",
                          "provenienza", "produce", "product", "grown", "made", "la", "l'", "le", "the"})  # fmt: skip
 MAX_WORDS = 12
-MAX_MODIFIER_WORDS = 5
+MAX_MODIFIER_WORDS = 6  # "renforcée au gaz de la source"
 # colour words describe a variety of a plant ("red lentils", "lentilles vertes", "rote Zwiebeln") but name another
 # product before anything else ("white sauce", "red curry paste", "black pudding", "golden raisins" are sulphured):
 # they are stripped only around a head every reading of which is a fruit, vegetable, pulse or mushroom ("golden",

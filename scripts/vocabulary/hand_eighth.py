@@ -10,6 +10,9 @@ Each from a general source, each with its reason:
   the first two).
 * "frutas de cáscara": the Spanish Annex II name of tree nuts ("frutos de cáscara") with the noun's other gender,
   as labels write it too (it read as fruit: SAFE for TREE_NUTS).
+* The designations of natural mineral waters and their gas (Directive 2009/54/EC Annex I) as processing words:
+  "eau minérale naturelle gazeuse renforcée au gaz de la source" is mineral water.
+* "juice" alone is a fruit or vegetable juice (it was unknown).
 
 Usage: ``python scripts/vocabulary/hand_eighth.py [--dry-run]`` (rewrites the data files in place; idempotent). Run
 after ``hand_seventh.py``.
@@ -41,6 +44,17 @@ ADD_NAMES: dict[str, tuple[dict[str, list[str]], str]] = {
                           "'antifoam' is the Codex class name's short form"),
     "tree_nuts": ({"es": ["frutas de cáscara", "fruta de cáscara", "frutas con cáscara"]},
                   "the Spanish Annex II name 'frutos de cáscara' as labels also write it (a red-team helper's find)"),
+    "fruit_juice": ({"en": ["juice"], "de": ["Saft"], "es": ["zumo", "jugo"], "it": ["succo"]},
+                    "'juice' alone is fruit or vegetable juice (the juice-content line of 21 CFR 101.30: 'Contains "
+                    "27% juice'); not French 'jus', which is also a gravy"),
+    "modifier_processing": (
+        {"en": ["naturally carbonated", "fortified with gas from the spring", "with added carbon dioxide"],
+         "fr": ["naturellement gazeuse", "renforcée au gaz de la source", "avec adjonction de gaz carbonique"],
+         "de": ["kohlensäurehaltig", "mit eigener Quellkohlensäure versetzt", "mit Kohlensäure versetzt"],
+         "es": ["naturalmente gaseosa", "reforzada con gas del mismo manantial", "con gas carbónico añadido"],
+         "it": ["naturalmente gassata", "rinforzata con gas della stessa sorgente",
+                "con aggiunta di anidride carbonica"]},
+        ""),  # the designations of natural mineral waters (Directive 2009/54/EC Annex I): how the water is gassed
 }  # fmt: skip
 
 

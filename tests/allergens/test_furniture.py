@@ -237,6 +237,10 @@ def test_an_allergen_synonym_inside_furniture_is_never_safe(pair, carrier, befor
         "Whilst every care has been taken to remove bones, some may remain.",
         "Malgré le soin apporté au dénoyautage, des noyaux peuvent subsister.",
         "Trotz sorgfältiger Kontrolle können Steine verbleiben.",
+        "Contains less than 0.5% alcohol.",
+        "Open can with care.",
+        "*Organically grown ingredients.",
+        "Contains 27% juice.",
     ],
 )
 def test_more_furniture_after_a_clean_list_leaves_it_safe(furniture: str) -> None:
@@ -515,3 +519,13 @@ def test_a_nutrition_row_without_its_heading_is_a_note(row: str) -> None:
                                            ("whey protein 20g", "MILK")])  # fmt: skip
 def test_a_nutrition_like_row_that_names_an_allergen_is_read(row: str, code: str) -> None:
     assert check_label(f"Rice, water, {row}, salt", [code], ONTO).verdict != "SAFE"
+
+
+@pytest.mark.parametrize("text", ["Eau minérale naturelle gazeuse renforcée au gaz de la source.",
+                                  "Acqua minerale naturale rinforzata con gas della stessa sorgente.",
+                                  "Natural mineral water, naturally carbonated."])
+def test_the_designations_of_natural_mineral_waters_are_read(text: str) -> None:
+    """Directive 2009/54/EC Annex I: how a natural mineral water is gassed describes the water."""
+    assert check(text).verdict == "SAFE", check(text).to_json()
+    assert check("Water. Naturally carbonated peanut drink.").verdict != "SAFE"
+    assert check("Water, sugar. Contains less than 0.5% peanuts.").verdict != "SAFE"

@@ -80,11 +80,12 @@ def test_a_word_of_two_senses_after_in_may_be_the_food_the_name_is_in() -> None:
 
 def test_a_modifier_alone_is_not_an_ingredient() -> None:
     """Processing and quality words alone ("Kirschen, entsteint", "Pasteurisé.") describe, they name nothing: a note.
-    Noun-like processing words ("juice", "cerneaux" — walnut kernels) and blends are never notes alone."""
+    Noun-like processing words ("pulp", "cerneaux" — walnut kernels) and blends are never notes alone ("juice" alone
+    is a name: fruit or vegetable juice)."""
     assert "entsteint" in ONTO.modifiers and "entsteint" not in ONTO.synonyms
     r = check_label("sugar, entsteint", ["PEANUT"], ONTO)
     assert r.verdict == "SAFE" and r.unmatched == () and r.tokens_processed == 1
-    for word in ("juice", "Cerneaux", "Mélange", "blend"):
+    for word in ("pulp", "Cerneaux", "Mélange", "blend"):
         assert check_label(f"sugar, {word}", ["TREE_NUTS"], ONTO).unmatched == (word,)
 
 
