@@ -241,6 +241,11 @@ def test_an_allergen_synonym_inside_furniture_is_never_safe(pair, carrier, befor
         "Open can with care.",
         "*Organically grown ingredients.",
         "Contains 27% juice.",
+        "Unopened, store in a cool dry place.",
+        "Avant ouverture, à conserver dans un endroit frais et sec.",
+        "N° de lot : voir couvercle.",
+        "Energy-reduced. Recyclable packaging. Halal certified.",
+        "Kann bei übermäßigem Verzehr abführend wirken.",
     ],
 )
 def test_more_furniture_after_a_clean_list_leaves_it_safe(furniture: str) -> None:
