@@ -119,9 +119,15 @@ def opens_sentence(t: str, start: int, end: int) -> str | None:
     return "item" if k >= 0 and t[k] in ",;" else "sentence"
 
 
+# abbreviations a period does not end a sentence after (company forms, "No.", "approx.")
+_ABBREVIATIONS = frozenset({"inc", "ltd", "co", "corp", "llc", "plc", "st", "no", "nr", "bv", "sa", "ag", "pvt", "mfd",
+                            "mkd", "lic", "max", "min", "ca", "approx", "gmbh", "kg", "srl", "spa", "sas", "sarl",
+                            "ltda", "sl", "nv", "str"})  # fmt: skip
+
+
 def sentence_end(t: str, start: int, limit: int) -> int:
-    """End of the sentence from ``start`` (``. ! ?`` not between digits nor after a one- to four-letter abbreviation
-    such as "Inc." or "Ltd.", or a new line), never past an ingredients header, at most ``limit``."""
+    """End of the sentence from ``start`` (``. ! ?`` not between digits nor after an abbreviation such as "Inc.",
+    "Ltd." or a dotted "S.r.l.", or a new line), never past an ingredients header, at most ``limit``."""
     headers = furniture().ingredient_headers
     i = start
     while i < limit:
@@ -138,9 +144,9 @@ def sentence_end(t: str, start: int, limit: int) -> int:
             j = i
             while j > start and t[j - 1].isalpha():
                 j -= 1
-            if not (0 < i - j <= 4 and i + 1 < len(t) and t[i + 1] in " ,"
-                    and t[j:i] in ("inc", "ltd", "co", "corp", "llc", "plc", "st", "no", "nr", "bv", "sa", "ag", "pvt",
-                                   "mfd", "mkd", "lic", "max", "min", "ca", "approx")):  # fmt: skip
+            after = i + 1 < len(t) and t[i + 1] in " ,"
+            dotted = 0 < i - j <= 2 and j > start and t[j - 1] == "."  # "S.L.", "S.r.l.", "B.V.", "S.p.A."
+            if not (after and (dotted or (0 < i - j <= 4 and t[j:i] in _ABBREVIATIONS))):
                 return i
         elif c.isalpha() and (i == 0 or not t[i - 1].isalnum()) and t.startswith(headers, i):
             return i

@@ -12,7 +12,9 @@ Each from a general source, each with its reason:
   as labels write it too (it read as fruit: SAFE for TREE_NUTS).
 * The designations of natural mineral waters and their gas (Directive 2009/54/EC Annex I) as processing words:
   "eau minérale naturelle gazeuse renforcée au gaz de la source" is mineral water.
-* "juice" alone is a fruit or vegetable juice (it was unknown).
+* "juice" alone is a fruit or vegetable juice (it was unknown); "dressing" alone a salad dressing; "1000 island" the
+  Thousand Island dressing (a name after an operator line was hidden: "Hersteller: Muster GmbH, 1000 island dressing"
+  was SAFE for EGG).
 
 Usage: ``python scripts/vocabulary/hand_eighth.py [--dry-run]`` (rewrites the data files in place; idempotent). Run
 after ``hand_seventh.py``.
@@ -47,6 +49,10 @@ ADD_NAMES: dict[str, tuple[dict[str, list[str]], str]] = {
     "fruit_juice": ({"en": ["juice"], "de": ["Saft"], "es": ["zumo", "jugo"], "it": ["succo"]},
                     "'juice' alone is fruit or vegetable juice (the juice-content line of 21 CFR 101.30: 'Contains "
                     "27% juice'); not French 'jus', which is also a gravy"),
+    "g_thousand_island_dressing": ({"en": ["1000 island dressing", "1000 island", "1000 islands dressing"]},
+                                   "'1000 island' is how labels also write Thousand Island dressing"),
+    "g_salad_dressing": ({"en": ["dressing"]},
+                         "'dressing' alone is a salad dressing (or, in the US, a stuffing): every allergen POSSIBLE"),
     "modifier_processing": (
         {"en": ["naturally carbonated", "fortified with gas from the spring", "with added carbon dioxide"],
          "fr": ["naturellement gazeuse", "renforcée au gaz de la source", "avec adjonction de gaz carbonique"],

@@ -534,3 +534,17 @@ def test_the_designations_of_natural_mineral_waters_are_read(text: str) -> None:
     assert check(text).verdict == "SAFE", check(text).to_json()
     assert check("Water. Naturally carbonated peanut drink.").verdict != "SAFE"
     assert check("Water, sugar. Contains less than 0.5% peanuts.").verdict != "SAFE"
+
+
+@pytest.mark.parametrize("text", ["Zutaten: Wasser, Zucker. Hersteller: Muster GmbH, Musterstraße 1, 12345 Musterstadt.",
+                                  "Ingredientes: agua, azúcar. Fabricado por: Ejemplo S.L., 28001 Madrid, España.",
+                                  "Ingredienti: acqua, zucchero. Prodotto da: Esempio S.r.l., 20100 Milano, Italia.",
+                                  "Ingredients: water, sugar. Questions or comments? Call 1-800-555-0199."])
+def test_an_operator_line_runs_to_its_sentence_end_past_a_dotted_company_form(text: str) -> None:
+    assert check(text).verdict == "SAFE", check(text).to_json()
+
+
+def test_an_operator_line_never_hides_a_named_food() -> None:
+    assert check("Zutaten: Wasser. Hersteller: Muster GmbH, 1000 island dressing.", "EGG").verdict == "AVOID"
+    assert check("Ingredients: water. Fabricado por: Ejemplo S.L. Contains peanuts.").verdict == "AVOID"
+    assert check("Zutaten: Wasser. Hersteller: Erdnuss GmbH.").verdict != "SAFE"
