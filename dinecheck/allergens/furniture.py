@@ -37,9 +37,8 @@ _PACK_UNITS = (r"(?:tea |coffee )?(?:bags?|sachets?|packs?|portions?|pots?|cans?
                r"filtri|capsule|sobres|bolsitas|capsulas|unidades|pezzi|unites)")
 _PACK = re.compile(r"\d+ ?x ?\d+(?:[.,]\d+)? ?(?:g|ml|cl|l|kg)\b(?: " + _PACK_UNITS + r")?$"
                    r"|\d+ " + _PACK_UNITS + r"(?: (?:a|x|of|de|di|je|zu je|of each) \d+(?:[.,]\d+)? ?(?:g|ml))?$")
-_DIGITS = re.compile(r"\s*\d+(?:[.,]\d+)?\s*")
-# a number with no letter beside it, and the spaces around it ("UHT 3.5", "4.5 vol"; not the "15" of "we15")
-_DIGITS_APART = re.compile(r"\s*(?<![^\W\d_])\d+(?:[.,]\d+)?(?![^\W\d_])\s*")
+# a number standing as a word ("FAO 27", "UHT 3.5"), never digits inside one ("0at5" may be oats, "we15" wels)
+_NUMBER_WORD = regex.compile(r"(?<![^\W\d_])\d+(?:[.,]\d+)*(?![^\W\d_])")
 
 
 @dataclass(frozen=True)
@@ -209,8 +208,6 @@ def origin_line(rest: str, modifiers: Mapping[str, str]) -> bool:
 
 
 MAX_ORIGIN_GRAM = 4
-# a number standing as a word ("FAO 27", "zone 27.4"), never digits inside one ("0at5" may be oats, damaged)
-_NUMBER_WORD = regex.compile(r"(?<![^\W\d_])\d+(?:[.,]\d+)*(?![^\W\d_])")
 
 
 def _origin_words(words: list[str], modifiers: Mapping[str, str]) -> bool:
@@ -339,7 +336,8 @@ def is_note_item(key: str) -> bool:
     notes = furniture().notes
     if key in notes:
         return True
-    if any(ch.isdigit() for ch in key) and (_DIGITS_APART.sub(" ", key).strip() in notes or _PACK.match(key)):
+    if any(ch.isdigit() for ch in key) and (
+            " ".join(_NUMBER_WORD.sub(" ", key, timeout=_TIMEOUT).split()) in notes or _PACK.match(key)):  # fmt: skip
         return True
     m = _CONTROL_CODE.match(key)
     return m is not None and all(w in _CODE_LINE_WORDS for w in key[m.end() :].replace("/", " ").split())

@@ -494,7 +494,7 @@ def _glyph_reading(key: str, ontology: Ontology) -> _Resolved:
         syns = remembered(ontology, "readings", cand, partial(_reading, cand, False, ontology))[0]
         if not syns:
             unread.append(cand)
-        named = _codes((s for _gram, syns in word_hints(cand, ontology) for s in syns), ontology) | _codes(syns, ontology)
+        named = _codes((s for _gram, grams in word_hints(cand, ontology) for s in grams), ontology) | _codes(syns, ontology)
         if not named <= have or not _join_codes(cand.split(" "), ontology) <= have:
             return (), None, None
     for cand in unread:
