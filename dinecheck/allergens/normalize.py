@@ -740,8 +740,8 @@ def names_allergen(key: str, ontology: Ontology) -> bool:
     if not _glyph_sites(key):
         return False
     loose = glyphs.readings(key, loose=True)
-    if not loose:
-        return bool(glyphs.readings(key))  # too much damage to weigh: doubt it
+    if not loose:  # too much to weigh: doubt it when a word holds a glyph ("5almon", not "1.5g")
+        return any(glyphs.readings(w) for w in key.split(" "))
     return any(_names_allergen(cand, ontology) for cand in loose) or _glyph_word_near_allergen(key, ontology)
 
 
