@@ -111,6 +111,7 @@ RED_TEAM_EIGHTH = [
     ("Rice. Made in Italy with mit110", "MOLLUSCS"), ("Rice. Suitable for vegetarians milk chocolate", "MILK"),
     ("Rice, sugar. Suitable for vegetarians butter", "MILK"), ("Rice. Suitable for home freezing milk", "MILK"),
     ("Rice, sugar. Suitable for vegetarians m1lk powder", "MILK"), ("Rice, sugar, suitable for coeliacs wheat", "GLUTEN"),
+    ("Rice, sugar. Keep refrigerated 5a1mon m1lk 0at5 hazelnut5.", "MILK"),  # too many glyphs to weigh: doubted
 ]  # fmt: skip
 
 
