@@ -82,6 +82,12 @@ def test_glyph_readings_never_lose_an_allergen(text: str, profile: str, verdict:
     assert check_label(text, [profile], ONTO).verdict == verdict
 
 
+def test_a_glyph_reading_is_shown_among_the_reasons() -> None:
+    r = check_label("Water, sa1t", ["PEANUT"], ONTO)
+    assert r.verdict == "SAFE"
+    assert r.review_reasons == ("'sa1t' was read as 'salt': a digit or an \"rn\" that OCR prints for a letter, put back",)
+
+
 # what a red-team helper found SAFE in the eighth round (told what the round added, nothing of the measured data):
 # a damaged allergen word where a mask or a note decides what to ignore — a timed instruction, a storage or operator
 # statement's tail, an instruction's bracket, an origin line that dropped the digits inside a word — and, with no
