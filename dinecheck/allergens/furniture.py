@@ -86,8 +86,8 @@ def furniture() -> Furniture:
         instruction_cues=frozenset(keys("instruction_cues")),
         origin_leads=keys("origin_leads"),
         places=frozenset((*keys("places"), *keys("countries"))),
+        regions=frozenset(keys("regions")),  # ISO 3166-2 subdivisions: places in an origin line only
         # the fishing areas, found inside a longer origin line ("trawled in the northeast atlantic fao 27")
-        regions=frozenset(keys("regions")),
         places_longest_first=tuple(sorted(keys("places"), key=len, reverse=True)),
         origin_words=frozenset(keys("origin_words")),
         nutrition_heads=frozenset(keys("nutrition_heads")),

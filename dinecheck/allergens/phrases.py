@@ -96,7 +96,7 @@ _SUITABILITY = frozenset(
 # who or what a suitability claim is for, in the five languages (folded): the claim's own words end there
 _AUDIENCE = regex.compile(
     r"(?<![^\W_])(?:vegetarians?|vegans?|coeliacs?|celiacs?|diabetics?|(?:home )?freezing|microwav\w*|vegetariens?"
-    r"|vegetaliens?|vegans?|coeliaques?|celiaques?|diabetiques?|congelation|vegetarier|veganer|zoliakie\w*"
+    r"|vegetaliens?|coeliaques?|celiaques?|diabetiques?|congelation|vegetarier|veganer|zoliakie\w*"
     r"|diabetiker|vegetarian[oa]s?|vegan[oa]s?|celiac[oa]s?|diabetic[oa]s?|congelacion|vegetarian[ie]|vegan[ie]"
     r"|celiac[ie]|diabetic[ie]|congelazione"
     r"|(?P<allergy>(?:allerg|alerg|intoleran|unvertraglich)\w*))(?![^\W_])"
