@@ -53,6 +53,7 @@ class Furniture:
     places: frozenset[str]
     regions: frozenset[str]
     places_longest_first: tuple[str, ...]
+    joined_places: tuple[str, ...]  # places whose name holds "and", "et", "und" … ("trinidad and tobago")
     origin_words: frozenset[str]
     nutrition_heads: frozenset[str]
     nutrition_words: frozenset[str]
@@ -89,6 +90,8 @@ def furniture() -> Furniture:
         regions=frozenset(keys("regions")),  # ISO 3166-2 subdivisions: places in an origin line only
         # the fishing areas, found inside a longer origin line ("trawled in the northeast atlantic fao 27")
         places_longest_first=tuple(sorted(keys("places"), key=len, reverse=True)),
+        joined_places=tuple(sorted((p for p in (*keys("places"), *keys("countries"))
+                                    if _PLACE_JOINS.search(p, timeout=_TIMEOUT)), key=len, reverse=True)),
         origin_words=frozenset(keys("origin_words")),
         nutrition_heads=frozenset(keys("nutrition_heads")),
         nutrition_words=frozenset(lookup_key(w) for w in raw["nutrition_words"].split()),
@@ -101,6 +104,15 @@ def furniture() -> Furniture:
                         for entry in (value.split() if isinstance(value, str) else value)
                         for w in lookup_key(entry).replace("'", " ").split()),  # fmt: skip
     )
+
+
+@lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """English words that name no food (``data/common_words_en.txt``, written by ``scripts/vocabulary/common_words.py``
+    from general word lists filtered by WordNet: "tray", "surfaces", "utensils", "stirring"). Only what lets an
+    instruction be masked (:func:`~dinecheck.allergens.normalize.unknown_words`); they never resolve an ingredient."""
+    text = (resources.files("dinecheck.allergens") / "data" / "common_words_en.txt").read_text("utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
 def opens_sentence(t: str, start: int, end: int) -> str | None:
@@ -161,12 +173,19 @@ def quantity_lead(before: str) -> bool:
     return _QUANTITY_LEAD.search(before, timeout=_TIMEOUT) is not None
 
 
+# a negated imperative opening a sentence ("Do not wash raw chicken", "Ne pas jeter sur la voie publique"): an
+# instruction whatever follows — no ingredient is named "do not …"
+_NEGATED_LEADS = ("do not ", "don t ", "ne pas ", "nicht ", "non ")
+
+
 def instruction(sentence: str, after_comma: bool = False) -> bool:
     """Whether a sentence opening with an instruction verb reads as an instruction: it holds a cue word (a time,
-    an appliance, a moment …) or, at the start of a sentence, is at most three words without a comma. After a comma
-    ("Once opened, refrigerate and use within 3 days") only a cue will do."""
+    an appliance, a moment …), opens with a negation ("Do not …"), or, at the start of a sentence, is at most three
+    words without a comma. After a comma ("Once opened, refrigerate and use within 3 days") only a cue will do."""
     words = sentence.replace("'", " ").split()
     if not after_comma and len(words) <= 3 and "," not in sentence:
+        return True
+    if not after_comma and sentence.replace("'", " ").startswith(_NEGATED_LEADS):
         return True
     cues = furniture().instruction_cues
     return any(w.strip(",:;()") in cues for w in words) or "°" in sentence or "º" in sentence
@@ -185,7 +204,10 @@ def origin_line(rest: str, modifiers: Mapping[str, str]) -> bool:
     f = furniture()
     text = _PERCENT_WORD.sub(" ", rest.strip(" .:/|"), timeout=_TIMEOUT)  # "Made in Italy / Fabriqué en …"
     text = text.translate(_PLACE_BRACKETS).strip(" /")
-    parts = [p.strip() for p in _PLACE_JOINS.split(text, timeout=_TIMEOUT)]
+    for place in f.joined_places:  # "Trinidad and Tobago" is one place: its joins are no list
+        if place in text:
+            text = text.replace(place, place.replace(" ", "_").replace(",", "~"))
+    parts = [p.strip().replace("_", " ").replace("~", ",") for p in _PLACE_JOINS.split(text, timeout=_TIMEOUT)]
     if not parts or not all(parts):
         return False
     for part in parts:

@@ -33,6 +33,7 @@ matter ("ROASTED PEANUTS SUGAR" with a missing comma → PEANUT possible). A wor
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
@@ -40,6 +41,7 @@ from typing import Any, TypeVar
 
 from dinecheck.allergens import glyphs
 from dinecheck.allergens.furniture import (
+    common_words,
     furniture,
     is_place,
     only_function_words,
@@ -68,10 +70,14 @@ _QUALIFIER_PREFIXES = ("certified organic ", "organic ", "organically grown ", "
 _QUALIFIER_SUFFIXES = (" suivants", " suivantes", " following", " bio", " biologique", " biologiques", " organic", " biologico", " biologica", " biologici",
                        " ecologico", " ecologica", " ecologicos", " ecologicas", " biologisch")  # fmt: skip
 
-# (suffix to remove, replacement) tried in order on one word; the word must keep at least 3 letters
+# (suffix to remove, replacement, the languages whose plural or feminine ending it undoes) tried in order on one
+# word; the word must keep at least 3 letters
+_ALL = frozenset({"en", "fr", "de", "es", "it", "nl"})
 _INFLECTIONS = (
-    ("ies", "y"), ("oes", "o"), ("es", ""), ("s", ""), ("x", ""), ("en", ""), ("n", ""), ("er", ""), ("e", ""),
-    ("i", "o"), ("i", "e"), ("e", "a"),
+    ("ies", "y", frozenset({"en"})), ("oes", "o", frozenset({"en"})), ("es", "", frozenset({"en", "fr", "es"})),
+    ("s", "", _ALL), ("x", "", frozenset({"fr"})), ("en", "", frozenset({"de", "nl"})),
+    ("n", "", frozenset({"de", "nl"})), ("er", "", frozenset({"de", "nl"})), ("e", "", frozenset({"de", "fr", "nl"})),
+    ("i", "o", frozenset({"it"})), ("i", "e", frozenset({"it"})), ("e", "a", frozenset({"it"})),
 )  # fmt: skip
 
 
@@ -99,6 +105,7 @@ def _by_char(items: Iterable, char: Callable[[Any], str]) -> dict[str, tuple]:
     return {c: tuple(group) for c, group in out.items()}
 
 
+_NO_LANGS: frozenset[str] = frozenset()
 _ARTICLES_BY_FIRST = _by_char(_ARTICLES, lambda a: a[0])
 _PREFIXES_BY_FIRST = _by_char(_QUALIFIER_PREFIXES, lambda q: q[0])
 _SUFFIXES_BY_LAST = _by_char(_QUALIFIER_SUFFIXES, lambda q: q[-1])
@@ -106,39 +113,47 @@ _INFLECTIONS_BY_LAST = _by_char(_INFLECTIONS, lambda rule: rule[0][-1])
 
 
 def _inflected(word: str) -> Iterable[str]:
-    for suffix, repl in _INFLECTIONS_BY_LAST.get(word[-1:], ()):
+    for form, _langs in _inflections(word):
+        yield form
+
+
+def _inflections(word: str) -> Iterable[tuple[str, frozenset[str]]]:
+    """The forms ``word`` may be an inflection of, each with the languages of the ending undone."""
+    for suffix, repl, langs in _INFLECTIONS_BY_LAST.get(word[-1:], ()):
         if word.endswith(suffix) and len(word) - len(suffix) + len(repl) >= 3:
-            yield word[: len(word) - len(suffix)] + repl
+            yield word[: len(word) - len(suffix)] + repl, langs
 
 
-def _variants(key: str) -> Iterable[tuple[str, str]]:
+def _variants(key: str) -> Iterable[tuple[str, str, frozenset[str]]]:
+    """Rewrites of a key to look up: ``(variant, rule, languages)``; an inflection names the languages of the
+    ending it undid (the other rules: none)."""
     base = e_number_base(key) if key[:1] == "e" else None  # an E-number key starts with "e"
     if base:
-        yield base, "e-number base"
+        yield base, "e-number base", _NO_LANGS
         return
     stems = [key]
     for art in _ARTICLES_BY_FIRST.get(key[:1], ()):
         if key.startswith(art) and len(key) > len(art) + 1:
             stripped = key[len(art) :].lstrip()
             stems.append(stripped)
-            yield stripped, "article"
+            yield stripped, "article", _NO_LANGS
             break
     for stem in list(stems):
         for q in _PREFIXES_BY_FIRST.get(stem[:1], ()):
             if stem.startswith(q) and len(stem) > len(q) + 1:
                 stems.append(stem[len(q) :])
-                yield stem[len(q) :], "qualifier"
+                yield stem[len(q) :], "qualifier", _NO_LANGS
         for q in _SUFFIXES_BY_LAST.get(stem[-1:], ()):
             if stem.endswith(q) and len(stem) > len(q) + 1:
                 stems.append(stem[: -len(q)])
-                yield stem[: -len(q)], "qualifier"
+                yield stem[: -len(q)], "qualifier", _NO_LANGS
     for stem in stems:
         words = stem.split(" ")
-        for w in _inflected(words[-1]):
-            yield " ".join((*words[:-1], w)), "inflection"
+        for w, langs in _inflections(words[-1]):
+            yield " ".join((*words[:-1], w)), "inflection", langs
         if len(words) > 1:
-            for w in _inflected(words[0]):
-                yield " ".join((w, *words[1:])), "inflection"
+            for w, langs in _inflections(words[0]):
+                yield " ".join((w, *words[1:])), "inflection", langs
 
 
 _Resolved = tuple[tuple[Synonym, ...], str | None, str | None]
@@ -171,6 +186,7 @@ class Memo:
     bare_notes: dict[str, bool] = field(default_factory=dict)  # unknown key → whether it is only a place / modifiers
     unknown_words: dict[str, bool] = field(default_factory=dict)  # instruction text → whether a word is unread
     colour_keys: dict[str, bool] = field(default_factory=dict)  # matched key → whether it names the colour class
+    allergen_words: list[str] = field(default_factory=list)  # one-word names that carry an allergen, sorted
 
 
 MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (memory stays bounded)
@@ -218,10 +234,13 @@ def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str 
     if found:
         result = (tuple(found), key, "exact")
     else:
-        for variant, rule in _variants(key):
+        for variant, rule, langs in _variants(key):
             found = ontology.synonyms.get(variant)
             if found and rule == "inflection":  # a guessed ending lands only on names of the label languages
                 found = [s for s in found if s.lang is None or s.lang in LABEL_LANGUAGES]  # ("jaunes" is no "jaun")
+                if found and not any(s.lang is None or s.lang in langs for s in found) and _cut_off(key, found,
+                                                                                                      ontology):
+                    found = []  # "pean" is no English pea with a German "-n": a word cut off ("peanut")
             if found and _keeps_words(key, variant, found, ontology):
                 result = (tuple(found), variant, rule)
                 break
@@ -233,6 +252,34 @@ def resolve_key(key: str, ontology: Ontology) -> tuple[tuple[Synonym, ...], str 
 _POSSIBLE = RiskLevel.POSSIBLE.rank
 # the languages an inflection rewrite may land in: the label languages, and Latin (scientific names)
 LABEL_LANGUAGES = frozenset({*LANGUAGES, "la"})
+
+
+def _cut_off(key: str, found: Iterable[Synonym], ontology: Ontology) -> bool:
+    """Whether the last word of ``key`` may be a longer name cut off (a list cut in the middle of a word, a line
+    break): it begins a one-word name of the label languages that carries an allergen the inflected reading ``found``
+    lacks ("pean" begins "peanut": German "-n" would read an English pea)."""
+    word = key.rsplit(" ", 1)[-1]
+    if len(word) < 4:
+        return False
+    memo = memo_for(ontology)
+    names = memo.allergen_words if memo is not None else []
+    if not names:
+        names = sorted(k for k, syns in ontology.synonyms.items() if " " not in k and _label_codes(syns, ontology))
+        if memo is not None:
+            memo.allergen_words.extend(names)
+    have = _codes(found, ontology)
+    for name in names[bisect_left(names, word) :]:
+        if not name.startswith(word):
+            break
+        if name != word and not _label_codes(ontology.synonyms[name], ontology) <= have:
+            return True
+    return False
+
+
+def _label_codes(syns: Iterable[Synonym], ontology: Ontology) -> set[str]:
+    """The allergen codes of the synonyms of the label languages (an imported name of another language is left out:
+    Finnish "kalmarit" does not make Italian "kalmari" a word cut off)."""
+    return _codes((s for s in syns if s.lang is None or s.lang in LABEL_LANGUAGES), ontology)
 
 
 def _keeps_words(key: str, variant: str, found: Iterable[Synonym], ontology: Ontology) -> bool:
@@ -333,9 +380,20 @@ def unknown_words(key: str, ontology: Ontology) -> bool:
             if not w.isalpha() and glyphs.readings(w):  # "pean1ts", "5almon": letters with a glyph are unread
                 return True
             continue
-        if not resolve_key(w, ontology)[0]:
+        if not resolve_key(w, ontology)[0] and not _common_word(w, ontology):
             return True
     return False
+
+
+def _common_word(word: str, ontology: Ontology) -> bool:
+    """Whether ``word`` is an ordinary word that names no food (:func:`~dinecheck.allergens.furniture.common_words`:
+    "surfaces", "utensils") and is not one edit from a name that carries an allergen ("mile", "silk": milk misread)."""
+    if word not in common_words():
+        return False
+    from dinecheck.allergens.suggest import close_names  # suggest reads this module's memo: imported late
+
+    near = (s for n in close_names(word, ontology, 1, min_chars=3) for s in ontology.synonyms.get(n, ()))
+    return not _codes(near, ontology)
 
 
 def allergen_codes(key: str, ontology: Ontology) -> frozenset[str]:

@@ -514,9 +514,15 @@ _REGION_PUNCT = regex.compile(r"[()\[\]{},;:.!?/|*\"“”«»]+")
 
 
 def _mentions(region: str, ontology: Ontology) -> bool:
-    # punctuation is no part of a word: "(peanuts)," names peanuts
+    # punctuation is no part of a word: "(peanuts)," names peanuts; and each piece between punctuation is asked on
+    # its own too, so a name across it cannot hide one ("raw chicken, meat floss": "chicken meat" would take "meat")
     key = canonical_key(_REGION_PUNCT.sub(" ", region, timeout=_TIMEOUT))
-    return bool(key) and names_allergen(key, ontology)
+    if not key:
+        return False
+    if names_allergen(key, ontology):
+        return True
+    pieces = _REGION_PUNCT.split(region, timeout=_TIMEOUT)
+    return len(pieces) > 1 and any(names_allergen(k, ontology) for p in pieces if (k := canonical_key(p)))
 
 
 # the words of an allergen warning in the five label languages (folded), whatever its wording: a furniture mask that

@@ -21,6 +21,7 @@ from dinecheck.allergens.normalize import (
     is_known,
     keeps_allergens,
     memo_for,
+    names_allergen,
     normalize,
     resolve_key,
     split_keeps,
@@ -218,7 +219,7 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         plans=memo.plans if (memo := memo_for(ontology)) is not None else None,
         splits=lambda whole, parts: split_keeps(whole, parts, ontology),
     )
-    resolutions = _as_colours(normalize(tokens, ontology), ontology)
+    resolutions = _as_specifications(_as_colours(normalize(tokens, ontology), ontology), ontology)
     settleable = _settleable(resolutions, ontology)
     # what declares no composition: notes, and a class name alone ("Ardeh (emulsifier)": the class, not the parts);
     # asked only when some name could be settled (most labels have none)
@@ -372,6 +373,35 @@ def _as_colours(resolutions: tuple[Resolution, ...], ontology: Ontology) -> tupl
         if {p.code for s in syns for p in ontology.allergen_paths(s.canonical_id)} <= plain:
             out[n] = Resolution(tok, syns, matched, "colour class")
     return tuple(out)
+
+
+def _as_specifications(resolutions: tuple[Resolution, ...], ontology: Ontology) -> tuple[Resolution, ...]:
+    """A bracket holding one word that says which kind of its known parent it is ("Gelatine (Bovine)", "vitamin A
+    (palmitate)", "sugar (cane)"): when the parent and the word together are a known name ("bovine gelatine",
+    "vitamin a palmitate", "cane sugar") the word is read as that name. It is the only thing in the bracket, it is no
+    name by itself and names no allergen (:func:`~dinecheck.allergens.normalize.names_allergen`); the name's
+    allergens count for it, and the parent's for the parent."""
+    children: dict[int, list[int]] = {}
+    for n, r in enumerate(resolutions):
+        if r.token.parent is not None:
+            children.setdefault(r.token.parent, []).append(n)
+    out: list[Resolution] | None = None
+    for parent, kids in children.items():
+        if len(kids) != 1:
+            continue
+        r, p = resolutions[kids[0]], resolutions[parent]
+        if r.synonyms or r.rule == "note" or not p.synonyms or p.rule == "note":
+            continue
+        word, head = r.token.key, p.token.key
+        if " " in word or len(word) < 3 or not word.isalpha() or names_allergen(word, ontology):
+            continue
+        for key in (f"{head} {word}", f"{word} {head}"):
+            syns = ontology.synonyms.get(key)
+            if syns:
+                out = out or list(resolutions)
+                out[kids[0]] = Resolution(r.token, tuple(syns), key, "specifies its parent")
+                break
+    return tuple(out) if out is not None else resolutions
 
 
 _KIN = {"SHELLFISH": "MOLLUSCS", "MOLLUSCS": "SHELLFISH"}

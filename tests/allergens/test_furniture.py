@@ -548,3 +548,46 @@ def test_an_operator_line_never_hides_a_named_food() -> None:
     assert check("Zutaten: Wasser. Hersteller: Muster GmbH, 1000 island dressing.", "EGG").verdict == "AVOID"
     assert check("Ingredients: water. Fabricado por: Ejemplo S.L. Contains peanuts.").verdict == "AVOID"
     assert check("Zutaten: Wasser. Hersteller: Erdnuss GmbH.").verdict != "SAFE"
+
+
+@pytest.mark.parametrize("text", ["Tomatoes. Once opened, transfer to a non-metallic container.",
+                                  "Chicken breast. Do not wash raw chicken. Cook thoroughly.",
+                                  "Potatoes, sunflower oil. Spread in a single layer on a baking tray and cook for 20 "
+                                  "minutes."])  # fmt: skip
+def test_an_instruction_in_ordinary_words_is_masked(text: str) -> None:
+    """Words of ordinary prose that name no food ("container", "single", "tray": WordNet) let an
+    instruction be read as one."""
+    assert check(text).verdict == "SAFE", check(text).to_json()
+
+
+def test_ordinary_words_never_read_a_food_or_a_misread_allergen() -> None:
+    from dinecheck.allergens.furniture import common_words
+    from dinecheck.allergens.normalize import unknown_words
+
+    words = common_words()
+    assert {"tray", "utensils", "single", "stirring", "container"} <= words
+    # a word with a sense among foods, plants, animals or substances is never one
+    assert not {"toast", "spread", "roll", "date", "cream", "sole", "whey", "butter", "cube", "soup"} & words
+    assert not unknown_words("place the utensils on a tray", ONTO)
+    # "whet" is one edit from "wheat" and "fist" from "fish": in an instruction they stay unread
+    assert {"whet", "fist"} <= words and unknown_words("stir in the whet for 2 minutes", ONTO)
+    assert check("Rice, water. Stir in the whet for 2 minutes.", "GLUTEN").verdict != "SAFE"
+    assert check("Rice, water. Heat the fist for 2 minutes.", "FISH").verdict != "SAFE"
+    # an instruction whose word nothing reads still stays unmasked (the product's name), a negated one too
+    assert check("Rice. Cook the yorkshires for 4 min at 220C.").verdict == "VERIFY"
+    assert check("Rice. Do not eat the yorkshires.").verdict == "VERIFY"
+    assert check("Rice. Do not wash raw peanuts.").verdict != "SAFE"
+
+
+@pytest.mark.parametrize("text", ["Rice. Made in Trinidad and Tobago.", "Rice. Produit de Bosnie-Herzégovine et de Serbie.",
+                                  "Rice. Made in Bosnia and Herzegovina, Croatia and Serbia.",
+                                  "Reis. Hergestellt in Trinidad und Tobago."])  # fmt: skip
+def test_a_country_whose_name_holds_a_conjunction_is_one_place(text: str) -> None:
+    assert check(text).verdict == "SAFE", check(text).to_json()
+    assert check(text.rstrip(".") + " and peanuts.").verdict == "AVOID"
+
+
+def test_a_mask_asks_each_piece_between_punctuation_whether_it_names_an_allergen() -> None:
+    """"raw chicken, meat floss": read across the comma, "chicken meat" took the "meat" of "meat floss" (with soy)."""
+    assert check("Rice, water. Do not wash raw chicken, meat floss.", "SOY").verdict != "SAFE"
+    assert check("Rice, water. Once opened, transfer to a container, meat floss.", "SOY").verdict != "SAFE"

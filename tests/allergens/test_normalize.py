@@ -12,6 +12,7 @@ from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
 from dinecheck.allergens.tokenize import tokenize
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "allergens_mini"
+FULL = load_data_dir()  # the shipped data (a few tests need its vocabulary)
 
 
 @pytest.fixture(scope="module")
@@ -261,3 +262,19 @@ def test_the_class_names_of_the_australia_new_zealand_code_resolve(name: str) ->
     onto = load_data_dir()
     (res,) = normalize(tokenize(name), onto)
     assert res.matched, name
+
+
+@pytest.mark.parametrize(("text", "expected"), [("sellerien", "sellerie"), ("frumenti", "frumento"), ("semole", "semola"),
+                                                ("celeries", "celery"), ("trigoes", "trigo")])  # fmt: skip
+def test_an_inflection_reads_a_plural_or_feminine_form(text: str, expected: str) -> None:
+    assert resolve_key(text, FULL)[1:] == (expected, "inflection")
+
+
+@pytest.mark.parametrize(("text", "code"), [("pean", "PEANUT"), ("haren", "FISH"), ("sugare", "FISH")])
+def test_an_inflection_never_reads_a_word_cut_off_from_an_allergen_name(text: str, code: str) -> None:
+    """A German "-n" or a French "-e" on an English word is no inflection: "pean" is peanut cut off, not a pea;
+    "haren" hareng (herring), not a hare; "sugare" sugarello (a fish), not sugar."""
+    assert resolve_key(text, FULL) == ((), None, None)
+    assert check_label(f"water, salt, {text}", [code], FULL).verdict != "SAFE"
+    # an ending of the name's own language still reads it, even when the word begins a longer name ("Eiernudeln")
+    assert resolve_key("eiern", FULL)[1:] == ("eier", "inflection")

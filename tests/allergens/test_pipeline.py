@@ -12,6 +12,7 @@ from dinecheck.allergens.pipeline import PROFILE_ALL, check_label, parse_profile
 from dinecheck.errors import OntologyError
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "allergens_mini"
+FULL = load_data_dir()  # the shipped data (a few tests need its vocabulary)
 
 
 @pytest.fixture(scope="module")
@@ -419,3 +420,34 @@ RED_TEAM_SEVENTH = [
 @pytest.mark.parametrize(("text", "code"), RED_TEAM_SEVENTH)
 def test_what_the_seventh_round_red_team_found_is_never_safe(text: str, code: str, shipped) -> None:
     assert check_label(text, [code], shipped).verdict != "SAFE"
+
+
+@pytest.mark.parametrize(("text", "reading"), [("Gelatine (Bovine), water", "gelatine bovine"),
+                                               ("gelatin (porcine), sugar", "porcine gelatin"),
+                                               ("sugar (cane), water", "cane sugar")])  # fmt: skip
+def test_a_bracketed_word_saying_which_kind_of_its_parent_is_read_with_it(text: str, reading: str) -> None:
+    r = check_label(text, ["PEANUT"], FULL)
+    assert r.verdict == "SAFE" and not r.unmatched, r.to_json()
+    from dinecheck.allergens.normalize import normalize
+    from dinecheck.allergens.pipeline import _as_specifications
+    from dinecheck.allergens.tokenize import tokenize
+
+    res = _as_specifications(normalize(tokenize(text), FULL), FULL)
+    assert [(x.key, x.rule) for x in res if x.rule == "specifies its parent"] == [(reading, "specifies its parent")]
+
+
+@pytest.mark.parametrize("text", ["sugar (bovine, water)", "water (bovine)",
+                                  "sugar (cane sugar syrup)"])  # fmt: skip
+def test_a_specification_needs_one_word_alone_in_the_bracket_and_a_known_joint_name(text: str) -> None:
+    from dinecheck.allergens.normalize import normalize
+    from dinecheck.allergens.pipeline import _as_specifications
+    from dinecheck.allergens.tokenize import tokenize
+
+    res = _as_specifications(normalize(tokenize(text), FULL), FULL)
+    assert not any(x.rule == "specifies its parent" for x in res)
+
+
+def test_a_specification_never_hides_an_allergen() -> None:
+    assert check_label("oil (peanut), water", ["PEANUT"], FULL).verdict == "AVOID"
+    assert check_label("flakes (almond), water", ["TREE_NUTS"], FULL).verdict == "AVOID"
+    assert check_label("sugar (pnuts), water", ["PEANUT"], FULL).verdict != "SAFE"
