@@ -57,6 +57,18 @@ class _SqlSynonyms:
             )
         return [Synonym(*r) for r in rows] or default
 
+    def starting_with(self, prefix: str) -> list[str]:
+        """The keys that begin with ``prefix`` (what the pipeline asks to tell a word cut off)."""
+        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        with self._store.transaction() as tx:
+            rows = tx.fetchall(
+                "SELECT DISTINCT s.synonym_normalized FROM ingredient_synonyms s JOIN canonical_ingredients c"
+                " ON c.id = s.canonical_id WHERE s.synonym_normalized LIKE ? ESCAPE '\\'"
+                " AND COALESCE(c.category, '') <> 'modifier'",
+                (pattern,),
+            )
+        return [r[0] for r in rows if r[0].startswith(prefix)]
+
     def __contains__(self, key: str) -> bool:
         return self.get(key) is not None
 

@@ -37,6 +37,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import takewhile
 from typing import Any, TypeVar
 
 from dinecheck.allergens import glyphs
@@ -257,23 +258,27 @@ LABEL_LANGUAGES = frozenset({*LANGUAGES, "la"})
 def _cut_off(key: str, found: Iterable[Synonym], ontology: Ontology) -> bool:
     """Whether the last word of ``key`` may be a longer name cut off (a list cut in the middle of a word, a line
     break): it begins a one-word name of the label languages that carries an allergen the inflected reading ``found``
-    lacks ("pean" begins "peanut": German "-n" would read an English pea)."""
+    lacks ("pean" begins "peanut": German "-n" would read an English pea). A live view of a database (no memo) is
+    asked through its ``starting_with(prefix)`` keys; one that cannot say is taken to hold such a name."""
     word = key.rsplit(" ", 1)[-1]
     if len(word) < 4:
         return False
-    memo = memo_for(ontology)
-    names = memo.allergen_words if memo is not None else []
-    if not names:
-        names = sorted(k for k, syns in ontology.synonyms.items() if " " not in k and _label_codes(syns, ontology))
-        if memo is not None:
-            memo.allergen_words.extend(names)
-    have = _codes(found, ontology)
-    for name in names[bisect_left(names, word) :]:
-        if not name.startswith(word):
-            break
-        if name != word and not _label_codes(ontology.synonyms[name], ontology) <= have:
+    synonyms = ontology.synonyms
+    if type(synonyms) is dict:
+        memo = memo_for(ontology)
+        names = memo.allergen_words if memo is not None else []
+        if not names:
+            names = sorted(k for k, syns in synonyms.items() if " " not in k and _label_codes(syns, ontology))
+            if memo is not None:
+                memo.allergen_words.extend(names)
+        longer: Iterable[str] = takewhile(lambda n: n.startswith(word), names[bisect_left(names, word) :])
+    else:
+        starting_with = getattr(synonyms, "starting_with", None)
+        if starting_with is None:
             return True
-    return False
+        longer = (n for n in starting_with(word) if " " not in n)
+    have = _codes(found, ontology)
+    return any(name != word and not _label_codes(synonyms[name], ontology) <= have for name in longer)
 
 
 def _label_codes(syns: Iterable[Synonym], ontology: Ontology) -> set[str]:
@@ -380,20 +385,15 @@ def unknown_words(key: str, ontology: Ontology) -> bool:
             if not w.isalpha() and glyphs.readings(w):  # "pean1ts", "5almon": letters with a glyph are unread
                 return True
             continue
-        if not resolve_key(w, ontology)[0] and not _common_word(w, ontology):
+        if not resolve_key(w, ontology)[0] and not _common_word(w):
             return True
     return False
 
 
-def _common_word(word: str, ontology: Ontology) -> bool:
-    """Whether ``word`` is an ordinary word that names no food (:func:`~dinecheck.allergens.furniture.common_words`:
-    "surfaces", "utensils") and is not one edit from a name that carries an allergen ("mile", "silk": milk misread)."""
-    if word not in common_words():
-        return False
-    from dinecheck.allergens.suggest import close_names  # suggest reads this module's memo: imported late
-
-    near = (s for n in close_names(word, ontology, 1, min_chars=3) for s in ontology.synonyms.get(n, ()))
-    return not _codes(near, ontology)
+def _common_word(word: str) -> bool:
+    """Whether ``word`` is an ordinary word that names no food and is no allergen name misread
+    (:func:`~dinecheck.allergens.furniture.common_words`: "surfaces", "utensils"; never "whet" or "fist")."""
+    return word in common_words()
 
 
 def allergen_codes(key: str, ontology: Ontology) -> frozenset[str]:

@@ -2,7 +2,8 @@
 
 Suggestions are shown in the reasons only; they never change a verdict toward SAFE (an unknown token keeps the label
 VERIFY). One use goes the other way: an unknown compound name one edit from a name that carries an allergen
-("Pcanuts") is never settled by the components listed after it (:mod:`pipeline`).
+("Pcanuts") is never settled by the components listed after it (:mod:`pipeline`). :func:`one_edit_variants` spells
+out every string one edit from a word (the data tools use it to keep allergen names misread out of word lists).
 The search uses rapidfuzz's Levenshtein distance with a cut-off (1 edit for keys of up to 6 characters, 2 beyond;
 none below 4 characters), at most :data:`MAX_SUGGESTIONS` names, remembered per ontology.
 """
@@ -43,3 +44,17 @@ def close_names(key: str, ontology: Ontology, edits: int, min_chars: int = 4) ->
     if len(memo.suggestions) < 50_000:
         memo.suggestions[f"{edits}\x1f{key}"] = result
     return result
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def one_edit_variants(word: str) -> set[str]:
+    """Every string one edit from ``word`` — a letter left out, added or changed (ASCII letters; Levenshtein distance
+    one), ``word`` itself excluded."""
+    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    out = {a + b[1:] for a, b in cuts if b}
+    out |= {a + c + b[1:] for a, b in cuts if b for c in _LETTERS}
+    out |= {a + c + b for a, b in cuts for c in _LETTERS}
+    out.discard(word)
+    return out

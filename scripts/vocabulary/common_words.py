@@ -26,8 +26,10 @@ A word is written when:
   "brittle", "sole", "whey", "butter", "layer" (a hen) and "cube" (a stock cube) are left out; "tray", "hands",
   "surfaces", "utensils", "single", "stirring" are written.
 
-The run-time reader adds its own guard: a common word within one edit of a name that carries an allergen ("mile",
-"silk" of milk) stays unread. Nothing here resolves an ingredient: the list only lets an instruction be masked.
+* it is not one edit (a letter left out, added or changed) from a one-word name of the shipped ontology that carries
+  an allergen ("whet" of wheat, "fist" of fish, "mild" of milk): such a word may be that name misread.
+
+Nothing here resolves an ingredient: the list only lets an instruction be masked.
 
 Usage: ``python scripts/vocabulary/common_words.py --wordnet /usr/share/wordnet --words FILE [--words FILE …]
 [--write]`` (without ``--write`` it reports).
@@ -95,15 +97,29 @@ def base_forms(word: str, pos_of: dict[str, set[str]], exceptions: dict[str, set
     return out
 
 
+def one_edit_from_allergen_names() -> set[str]:
+    """Every string one edit from a one-word name of the shipped ontology that carries an allergen."""
+    from dinecheck.allergens.ontology import load_data_dir
+    from dinecheck.allergens.suggest import one_edit_variants
+
+    onto = load_data_dir()
+    out: set[str] = set()
+    for key, syns in onto.synonyms.items():
+        if " " not in key and len(key) >= 2 and any(onto.allergen_paths(s.canonical_id) for s in syns):
+            out |= one_edit_variants(key)
+    return out
+
+
 def common_words(word_lists: list[Path], wordnet: Path) -> list[str]:
     pos_of, foodish, exceptions = read_wordnet(wordnet)
+    near_allergens = one_edit_from_allergen_names()
     out: set[str] = set()
     for path in word_lists:
         for entry in path.read_text("utf-8").splitlines():
             if len(entry) < MIN_CHARS or not entry.isalpha() or not entry.isascii() or entry != entry.lower():
                 continue
             bases = base_forms(entry, pos_of, exceptions)
-            if bases and not (bases & foodish):
+            if bases and not (bases & foodish) and entry not in near_allergens:
                 out.add(entry)
     return sorted(out)
 

@@ -563,14 +563,18 @@ def test_an_instruction_in_ordinary_words_is_masked(text: str) -> None:
 def test_ordinary_words_never_read_a_food_or_a_misread_allergen() -> None:
     from dinecheck.allergens.furniture import common_words
     from dinecheck.allergens.normalize import unknown_words
+    from dinecheck.allergens.suggest import one_edit_variants
 
     words = common_words()
     assert {"tray", "utensils", "single", "stirring", "container"} <= words
     # a word with a sense among foods, plants, animals or substances is never one
     assert not {"toast", "spread", "roll", "date", "cream", "sole", "whey", "butter", "cube", "soup"} & words
     assert not unknown_words("place the utensils on a tray", ONTO)
-    # "whet" is one edit from "wheat" and "fist" from "fish": in an instruction they stay unread
-    assert {"whet", "fist"} <= words and unknown_words("stir in the whet for 2 minutes", ONTO)
+    # nor a word one edit from a one-word name that carries an allergen ("whet", "fist", "mild"): it may be misread
+    allergen_words = [k for k, syns in ONTO.synonyms.items()
+                      if " " not in k and any(ONTO.allergen_paths(s.canonical_id) for s in syns)]  # fmt: skip
+    assert not {v for k in allergen_words for v in one_edit_variants(k)} & words
+    assert unknown_words("stir in the whet for 2 minutes", ONTO)
     assert check("Rice, water. Stir in the whet for 2 minutes.", "GLUTEN").verdict != "SAFE"
     assert check("Rice, water. Heat the fist for 2 minutes.", "FISH").verdict != "SAFE"
     # an instruction whose word nothing reads still stays unmasked (the product's name), a negated one too
