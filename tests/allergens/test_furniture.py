@@ -595,3 +595,15 @@ def test_a_mask_asks_each_piece_between_punctuation_whether_it_names_an_allergen
     """"raw chicken, meat floss": read across the comma, "chicken meat" took the "meat" of "meat floss" (with soy)."""
     assert check("Rice, water. Do not wash raw chicken, meat floss.", "SOY").verdict != "SAFE"
     assert check("Rice, water. Once opened, transfer to a container, meat floss.", "SOY").verdict != "SAFE"
+
+
+@pytest.mark.parametrize(("text", "allergen"), [
+    ("Café soluble. Dissoudre 1 à 2 cuillères dans une tasse d'eau chaude.", "lait"),
+    ("Arroz. Hervir en abundante agua durante 15 minutos.", "leche"),
+    ("Riso. Bollire in abbondante acqua salata per 15 minuti.", "latte"),
+    ("Kartoffeln. Schälen und in Salzwasser 20 Minuten kochen.", "Milch"),
+])  # fmt: skip
+def test_instruction_verbs_of_the_other_label_languages_open_instructions(text: str, allergen: str) -> None:
+    assert check(text, "MILK").verdict == "SAFE", check(text, "MILK").to_json()
+    with_allergen = text.rstrip(".") + f" {allergen}."
+    assert check(with_allergen, "MILK").verdict != "SAFE"
