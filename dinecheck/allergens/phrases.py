@@ -614,6 +614,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
     claims: list[str] = []
     capped: list[tuple[int, int]] = []
     statements: list[str] = []
+    instruction_until = -1  # where the last masked instruction ends: a verb right after it goes on with it
     for n, c in enumerate(chosen):
         next_start = chosen[n + 1].start if n + 1 < len(chosen) else len(t)
         if c.kind == "intro":  # the free "see …" part stays text when it names an allergen (a missing comma)
@@ -635,7 +636,11 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 end = _sentence_end(t, c.end, next_start, ".!?,;")
             if c.kind == "origin" and not origin_line(t[c.end : end], ontology.modifiers):
                 continue
-            if c.kind in ("instruction", "instruction_item") and not instruction(
+            # "Faites cuire 10 minutes dans l'eau bouillante, égouttez et servez": a verb right after a masked
+            # instruction of the same sentence goes on with it (its cue was that sentence's)
+            goes_on = c.kind == "instruction_item" and instruction_until >= 0 and not t[
+                instruction_until : c.start].strip(" ,;")  # fmt: skip
+            if c.kind in ("instruction", "instruction_item") and not goes_on and not instruction(
                     t[c.start : sentence_end(t, c.end, len(t))], after_comma=c.kind == "instruction_item"):  # fmt: skip
                 continue  # the cue may sit past the next phrase of the same sentence ("…, refrigerate and use within 3 days")
             start = c.start
@@ -660,6 +665,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                                       (a, b)))  # fmt: skip
                 masks.append((a, b))
                 statements.append(text[a:b])
+                instruction_until = end
                 continue
             if _mentions_allergen(t[c.end : end], ontology):
                 end = c.end  # "keep refrigerated peanuts": only the statement's own words are masked
@@ -672,6 +678,8 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                     start = lead
             masks.append(raw(start, end))
             statements.append(text[slice(*raw(start, end))])
+            if c.kind in ("instruction", "instruction_item"):
+                instruction_until = end
             continue
         if c.kind in ("absence", "suffix"):
             prev_end = chosen[n - 1].end if n > 0 else 0

@@ -607,3 +607,12 @@ def test_instruction_verbs_of_the_other_label_languages_open_instructions(text: 
     assert check(text, "MILK").verdict == "SAFE", check(text, "MILK").to_json()
     with_allergen = text.rstrip(".") + f" {allergen}."
     assert check(with_allergen, "MILK").verdict != "SAFE"
+
+
+def test_a_verb_right_after_a_masked_instruction_goes_on_with_it() -> None:
+    assert check("Rice flour, water. Soak in hot water for 5-7 minutes, drain and add to your stir fry.").verdict \
+        == "SAFE"
+    assert check("Riz, eau. Faites cuire 10 minutes dans l'eau bouillante, égouttez et servez.").verdict == "SAFE"
+    assert check("Rice. Cook for 5 minutes, drain, add peanuts.").verdict != "SAFE"
+    assert check("Rice. Cook for 5 minutes, drain, peanuts.").verdict == "AVOID"
+    assert check("Rice. Cook for 5 minutes, drain the yorkshires.").verdict == "VERIFY"  # a word nothing reads
