@@ -122,6 +122,8 @@ def _inflections(word: str) -> Iterable[tuple[str, frozenset[str]]]:
     """The forms ``word`` may be an inflection of, each with the languages of the ending undone."""
     for suffix, repl, langs in _INFLECTIONS_BY_LAST.get(word[-1:], ()):
         if word.endswith(suffix) and len(word) - len(suffix) + len(repl) >= 3:
+            if suffix == "s" and word.endswith("ss"):
+                langs = _NO_LANGS  # no language adds "-s" to an s: "peanutss" is a typo, "poiss" poisson cut off
             yield word[: len(word) - len(suffix)] + repl, langs
 
 
@@ -256,29 +258,35 @@ LABEL_LANGUAGES = frozenset({*LANGUAGES, "la"})
 
 
 def _cut_off(key: str, found: Iterable[Synonym], ontology: Ontology) -> bool:
-    """Whether the last word of ``key`` may be a longer name cut off (a list cut in the middle of a word, a line
-    break): it begins a one-word name of the label languages that carries an allergen the inflected reading ``found``
-    lacks ("pean" begins "peanut": German "-n" would read an English pea). A live view of a database (no memo) is
-    asked through its ``starting_with(prefix)`` keys; one that cannot say is taken to hold such a name."""
-    word = key.rsplit(" ", 1)[-1]
-    if len(word) < 4:
-        return False
-    synonyms = ontology.synonyms
-    if type(synonyms) is dict:
-        memo = memo_for(ontology)
-        names = memo.allergen_words if memo is not None else []
-        if not names:
-            names = sorted(k for k, syns in synonyms.items() if " " not in k and _label_codes(syns, ontology))
-            if memo is not None:
-                memo.allergen_words.extend(names)
-        longer: Iterable[str] = takewhile(lambda n: n.startswith(word), names[bisect_left(names, word) :])
-    else:
-        starting_with = getattr(synonyms, "starting_with", None)
-        if starting_with is None:
-            return True
-        longer = (n for n in starting_with(word) if " " not in n)
+    """Whether a word of ``key`` may be a longer name cut off (a list cut in the middle of a word, a line break): it
+    begins a one-word name of the label languages that carries an allergen the inflected reading ``found`` lacks
+    ("pean" begins "peanut": German "-n" would read an English pea; "pean starch" too). A live view of a database (no
+    memo) is asked through its ``starting_with(prefix)`` keys; one that cannot say is taken to hold such a name."""
     have = _codes(found, ontology)
-    return any(name != word and not _label_codes(synonyms[name], ontology) <= have for name in longer)
+    synonyms = ontology.synonyms
+    for word in key.split(" "):
+        if len(word) < 4:
+            continue
+        if type(synonyms) is dict:
+            memo = memo_for(ontology)
+            names = memo.allergen_words if memo is not None else []
+            if not names:
+                names = sorted(k for k, syns in synonyms.items() if " " not in k and _label_codes(syns, ontology))
+                if memo is not None:
+                    memo.allergen_words.extend(names)
+            longer: Iterable[str] = takewhile(partial(_begins, word), names[bisect_left(names, word) :])
+        else:
+            starting_with = getattr(synonyms, "starting_with", None)
+            if starting_with is None:
+                return True
+            longer = (n for n in starting_with(word) if " " not in n)
+        if any(name != word and not _label_codes(synonyms[name], ontology) <= have for name in longer):
+            return True
+    return False
+
+
+def _begins(prefix: str, name: str) -> bool:
+    return name.startswith(prefix)
 
 
 def _label_codes(syns: Iterable[Synonym], ontology: Ontology) -> set[str]:
@@ -382,12 +390,27 @@ def unknown_words(key: str, ontology: Ontology) -> bool:
     mods = ontology.modifiers
     for w in key.replace("'", " ").split(" "):
         if len(w) < 3 or not w.isalpha() or w in vocabulary or w in mods:
-            if not w.isalpha() and glyphs.readings(w):  # "pean1ts", "5almon": letters with a glyph are unread
-                return True
+            if not w.isalpha() and (glyphs.readings(w) or _damaged_word(w)):
+                return True  # "pean1ts", "5almon": letters with a glyph; "8utter", "2eggs": letters and digits
             continue
         if not resolve_key(w, ontology)[0] and not _common_word(w):
             return True
     return False
+
+
+# a word of letters and digits that is an amount, a code or an ordinal, not a word damaged: "200g", "10mins", "180c",
+# "800w", "2x", "e330", "b12", "d3", "omega3", "1st", "2nd", "3eme", "gas4", "fan170"
+_AMOUNT_OR_CODE = re.compile(
+    r"\d+(?:[.,]\d+)?(?:g|gr|kg|mg|mcg|ug|µg|ml|cl|dl|l|lt|oz|lb|lbs|floz|min|mins|h|hr|hrs|s|sec|secs|c|f|w|kw|kcal"
+    r"|kj|cal|x|cm|mm|st|nd|rd|th|er|e|eme|ere|o|a|pcs|pc|iu|ie|ui)?"
+    r"|e\d{3,4}[a-z]{0,3}|ins\d{3,4}|[abdek]\d{1,2}|omega\d|gas\d{1,2}|fan\d{2,3}"
+)
+
+
+def _damaged_word(word: str) -> bool:
+    """Whether a word mixing letters and digits is no amount, code or ordinal ("8utter", "2eggs", "m1lk" are words
+    damaged or run together with a number: nothing reads them)."""
+    return any(ch.isalpha() for ch in word) and _AMOUNT_OR_CODE.fullmatch(word) is None
 
 
 def _common_word(word: str) -> bool:
@@ -801,6 +824,27 @@ def names_allergen(key: str, ontology: Ontology) -> bool:
     if not loose:  # too much to weigh: doubt it when a word holds a glyph ("5almon", not "1.5g")
         return any(glyphs.readings(w) for w in key.split(" "))
     return any(_names_allergen(cand, ontology) for cand in loose) or _glyph_word_near_allergen(key, ontology)
+
+
+def mention_codes(key: str, ontology: Ontology) -> tuple[frozenset[str], bool]:
+    """The allergen codes the whole words of ``key`` name (the key, or n-grams of it, read exactly), and whether it
+    may name more than these: a compound or glued word (:func:`hidden_mentions`) or a word whose OCR glyphs, put
+    back, name another allergen (:func:`names_allergen` says yes to all of them)."""
+    codes = _plain_codes(key, ontology)
+    if hidden_mentions(key, ontology):
+        return codes, True
+    if _glyph_sites(key):
+        loose = glyphs.readings(key, loose=True)
+        if not loose:
+            return codes, any(glyphs.readings(w) for w in key.split(" "))
+        more = any(not _plain_codes(cand, ontology) <= codes or hidden_mentions(cand, ontology) for cand in loose)
+        return codes, more or _glyph_word_near_allergen(key, ontology)
+    return codes, False
+
+
+def _plain_codes(key: str, ontology: Ontology) -> frozenset[str]:
+    syns = resolve_key(key, ontology)[0] + tuple(s for _g, grams in word_hints(key, ontology) for s in grams)
+    return frozenset(p.code for s in syns for p in ontology.allergen_paths(s.canonical_id))
 
 
 def _glyph_word_near_allergen(key: str, ontology: Ontology) -> bool:

@@ -8,7 +8,8 @@ choice at every ambiguous spot. The pipeline checks both and holds what only the
 an ambiguity can never make a label SAFE:
 
 * a hyphen at a line end between letters joins the word (primary ``peanuts``; alternative keeps the hyphen,
-  ``pea-nuts``). A soft hyphen (U+00AD) always joins;
+  ``pea-nuts``). A soft hyphen (U+00AD) or a zero-width character, as such or as an entity (``pea&shy;nuts``),
+  always joins;
 * an inline tag (``b i u em strong span font a sup sub small mark``) or a comment between two letters is inside a
   word: the primary reading removes it (``<b>pea</b>nuts`` → ``peanuts``); a block tag (``br p div li td …``) between
   letters is a separator in the primary reading and the word joined in the alternative when the joined word is a
@@ -36,7 +37,9 @@ _PUNCT = str.maketrans({"，": ",", "、": ",", "､": ",", "；": ";", "：": "
                         "？": "?", "\u3000": " ", "·": ",", "\u00a0": " "})  # fmt: skip
 _PUNCT_CHARS = re.compile("[" + "".join(re.escape(chr(c)) for c in _PUNCT) + "]")
 _HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-‐‑–][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
-_SOFT_HYPHEN = "\u00ad"
+# characters that print nothing and join what they stand between: the soft hyphen, zero-width space, non-joiner and
+# joiner, word joiner, byte-order mark ("mil\u200bk" is milk)
+_INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
 _TAG = re.compile(r"<!--.{0,200}?-->|</?([a-zA-Z][a-zA-Z0-9]{0,15})(?:\s[^<>]{0,200})?/?>", re.DOTALL)
 _INLINE_TAGS = frozenset({"b", "i", "u", "em", "strong", "span", "font", "a", "sup", "sub", "small", "mark", "s",
                           "ins", "del", "abbr", "wbr"})  # fmt: skip
@@ -117,14 +120,14 @@ def readings(text: str, known: Callable[[str], bool]) -> tuple[Reading, Reading 
     """``(primary, alternative or None)`` for a raw label text; ``known(key)`` says whether a lookup key names a
     known ingredient (a joined word or a line-joined item is only read as one when it is known — or, for an inline
     tag, always)."""
-    if not ("<" in text or "&" in text or "\n" in text or "\r" in text or "\u00ad" in text) and (
-        text.isascii() or _PUNCT_CHARS.search(text) is None
+    if not ("<" in text or "&" in text or "\n" in text or "\r" in text) and (
+        text.isascii() or (_PUNCT_CHARS.search(text) is None and _INVISIBLE.search(text) is None)
     ):
         return Reading(text), None
     base = text.translate(_PUNCT) if not text.isascii() and _PUNCT_CHARS.search(text) else text
     edits: list[_Edit] = []
-    if _SOFT_HYPHEN in base:
-        edits.extend(_Edit(m.start(), m.end(), "", "") for m in re.finditer(_SOFT_HYPHEN, base))
+    if not base.isascii():
+        edits.extend(_Edit(m.start(), m.end(), "", "") for m in _INVISIBLE.finditer(base))
     if "\n" in base:
         for m in _HYPHEN_BREAK.finditer(base):
             hyphen = base[m.start()]
@@ -142,6 +145,8 @@ def readings(text: str, known: Callable[[str], bool]) -> tuple[Reading, Reading 
     if "&" in base:
         for m in _ENTITY.finditer(base):
             dec = html.unescape(m.group(0))
+            if _INVISIBLE.fullmatch(dec):  # "pea&shy;nuts": an invisible character joins, like the character itself
+                dec = ""
             if dec != m.group(0):
                 edits.append(_Edit(m.start(), m.end(), dec, dec))
     if "\n" in base:

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import html
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -67,12 +68,13 @@ from dinecheck.allergens.furniture import (
     sentence_end,
 )
 from dinecheck.allergens.normalize import (
+    MAX_HINT_WORDS,
+    mention_codes,
     names_allergen,
     pair_join_codes,
     remembered,
     resolve_key,
     unknown_words,
-    word_hints,
 )
 from dinecheck.allergens.ontology import Ontology, RiskLevel, RiskPhrase
 from dinecheck.allergens.text import fold_accents
@@ -510,19 +512,44 @@ def _mentions_allergen(region: str, ontology: Ontology) -> bool:
     return remembered(ontology, "mentions", region, lambda: _mentions(region, ontology))
 
 
-_REGION_PUNCT = regex.compile(r"[()\[\]{},;:.!?/|*\"“”«»]+")
+_REGION_PUNCT = regex.compile(r"[()\[\]{},;:.!?/|*\"“”«»–—]+|\s-\s")
+# what a region's words may carry that is no part of them: markup, entities, invisible characters (zero width, soft
+# hyphen), footnote and trade marks ("<b>peanuts</b>", "pea&shy;nuts", "mil\u200bk", "milk²", "eggs*")
+_REGION_TAG = regex.compile(r"<!--.{0,200}?-->|</?[a-zA-Z][a-zA-Z0-9]{0,15}(?:\s[^<>]{0,200})?/?>", regex.DOTALL)
+_REGION_SYMBOL = regex.compile(r"[^\w\s'-]|_")
+_LETTER_DIGIT = regex.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
+
+
+def _region_text(region: str) -> str:
+    """A region's words as the checks of a mask read them: markup and invisible characters gone (they join what
+    they split), entities decoded, every other symbol a space."""
+    text = html.unescape(region) if "&" in region else region
+    if "<" in text:
+        text = _REGION_TAG.sub("", text, timeout=_TIMEOUT)
+    if not text.isascii():
+        text = "".join(ch for ch in unicodedata.normalize("NFKC", text) if unicodedata.category(ch) != "Cf")
+    return _REGION_SYMBOL.sub(" ", _REGION_PUNCT.sub(" ", text, timeout=_TIMEOUT), timeout=_TIMEOUT)
+
+
+def _region_keys(region: str) -> list[str]:
+    """The lookup keys a mask must ask: the whole region and each piece between punctuation, with a word that mixes
+    letters and digits also cut between them ("2eggs", "milk²")."""
+    pieces = [region, *_REGION_PUNCT.split(region, timeout=_TIMEOUT)] if _REGION_PUNCT.search(region) else [region]
+    keys: list[str] = []
+    for piece in pieces:
+        key = canonical_key(_region_text(piece))
+        for k in (key, _LETTER_DIGIT.sub(" ", key, timeout=_TIMEOUT)):
+            if k and k not in keys:
+                keys.append(k)
+    return keys
 
 
 def _mentions(region: str, ontology: Ontology) -> bool:
-    # punctuation is no part of a word: "(peanuts)," names peanuts; and each piece between punctuation is asked on
-    # its own too, so a name across it cannot hide one ("raw chicken, meat floss": "chicken meat" would take "meat")
-    key = canonical_key(_REGION_PUNCT.sub(" ", region, timeout=_TIMEOUT))
-    if not key:
-        return False
-    if names_allergen(key, ontology):
-        return True
-    pieces = _REGION_PUNCT.split(region, timeout=_TIMEOUT)
-    return len(pieces) > 1 and any(names_allergen(k, ontology) for p in pieces if (k := canonical_key(p)))
+    # punctuation is no part of a word: "(peanuts)," names peanuts; each piece between punctuation is asked on its
+    # own too, so a name across it cannot hide one ("raw chicken, meat floss": "chicken meat" would take "meat"); a
+    # region longer than the word hints read is never masked ("do not serve … with peanuts", 300 words on)
+    keys = _region_keys(region)
+    return any(k.count(" ") >= MAX_HINT_WORDS or names_allergen(k, ontology) for k in keys)
 
 
 # the words of an allergen warning in the five label languages (folded), whatever its wording: a furniture mask that
@@ -539,7 +566,7 @@ _WARNING_WORDS = regex.compile(
 def _unread_words(region: str, ontology: Ontology) -> bool:
     """Whether a word of ``region`` is read by nothing (:func:`~dinecheck.allergens.normalize.unknown_words`)."""
     return remembered(ontology, "unknown_words", region,
-                      lambda: unknown_words(canonical_key(_REGION_PUNCT.sub(" ", region)), ontology))  # fmt: skip
+                      lambda: unknown_words(canonical_key(_region_text(region)), ontology))  # fmt: skip
 
 
 def _compound_stem(stem: str, ontology: Ontology) -> bool:
@@ -550,13 +577,6 @@ def _compound_stem(stem: str, ontology: Ontology) -> bool:
         return False
     return any(ontology.allergen_paths(syn.canonical_id)
                for i in range(3, len(key) - 1) for syn in resolve_key(key[:i], ontology)[0])  # fmt: skip
-
-
-def _named_codes(key: str, ontology: Ontology) -> set[str]:
-    """The allergen codes the whole words of a lookup key name."""
-    syns, _k, _r = resolve_key(key, ontology)
-    found = list(syns) + [syn for _gram, grams in word_hints(key, ontology) for syn in grams]
-    return {p.code for syn in found for p in ontology.allergen_paths(syn.canonical_id)}
 
 
 def _resolve_items(list_text: str, ontology: Ontology) -> tuple[Mapping[str, RiskLevel], tuple[str, ...], bool]:
@@ -608,6 +628,10 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
             return ra, ra
         return index_map[a], index_map[b - 1] + 1
 
+    def said(a: int, b: int) -> str:  # the raw text of a folded span: what a mask's checks read (dashes, markup kept)
+        ra, rb = raw(a, b)
+        return text[ra:rb]
+
     chosen = _choose(_candidates(t, _index(ontology)))
     hits: list[PhraseHit] = []
     masks: list[tuple[int, int]] = []
@@ -618,7 +642,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
     for n, c in enumerate(chosen):
         next_start = chosen[n + 1].start if n + 1 < len(chosen) else len(t)
         if c.kind == "intro":  # the free "see …" part stays text when it names an allergen (a missing comma)
-            end = c.list_start if _mentions_allergen(t[c.list_start : c.end], ontology) else c.end
+            end = c.list_start if _mentions_allergen(said(c.list_start, c.end), ontology) else c.end
             a, b = raw(c.start, end)
             masks.append((a, b))
             if t.startswith(_POINTER_STARTS, c.start) and not shows_emphasis(text[:a] + " " + text[b:]):
@@ -651,30 +675,34 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                     masks.append(raw(c.start, c.end))
                     statements.append(text[slice(*raw(c.start, c.end))])
                 continue
-            if c.kind in ("instruction", "instruction_item") and _unread_words(t[c.start : end], ontology):
+            if c.kind in ("instruction", "instruction_item") and _unread_words(said(c.start, end), ontology):
                 continue  # "Cook the Yorkshires for 4 min": a word nothing reads may be the product's name
-            if c.kind in ("instruction", "instruction_item") and _mentions_allergen(t[c.start : end], ontology):
+            if c.kind in ("instruction", "instruction_item") and _mentions_allergen(said(c.start, end), ontology):
                 if "(" in t[c.start : end] or "[" in t[c.start : end]:
                     continue  # "Cook for 2 minutes (with butter)": a bracket holds components — nothing is masked
                 # "Add milk to taste", "Heat 200 ml milk for 2 minutes": what it names may be in the product (the
                 # verb may begin a name), so each allergen it names is POSSIBLE; its other words are the
                 # consumer's part, masked like any instruction
                 a, b = raw(c.start, end)
-                mentioned = _named_codes(canonical_key(_REGION_PUNCT.sub(" ", t[c.start : end])), ontology)
+                asked = [(k, *mention_codes(k, ontology)) for k in _region_keys(said(c.start, end))]
+                mentioned = {code for _k, codes, _more in asked for code in codes}
+                # what only a compound, a glued word or an OCR glyph names ("cr ab", "50le") has no code here: the
+                # statement then applies to every profile allergen
+                hidden = tuple(k for k, _codes, more in asked if more)
                 hits.append(PhraseHit(text[a:b].strip(), "PREPARATION", RiskLevel.POSSIBLE, _ordered(tuple(mentioned)),
-                                      (a, b)))  # fmt: skip
+                                      (a, b), hidden))  # fmt: skip
                 masks.append((a, b))
                 statements.append(text[a:b])
                 instruction_until = end
                 continue
-            if _mentions_allergen(t[c.end : end], ontology):
+            if _mentions_allergen(said(c.end, end), ontology):
                 end = c.end  # "keep refrigerated peanuts": only the statement's own words are masked
             elif c.kind == "statement" and t[c.start : c.end] in furniture().nutrition_heads:
                 end = _table_end(t, end, next_start, ontology)
                 # "prepared with 35 g of fruit per 100 g": the amount before "per 100 g" belongs to the statement
                 lead = _item_start(t, c.start, chosen[n - 1].end if n > 0 else 0, conj=False)
                 if lead < c.start and quantity_lead(t[lead : c.start]) and not _mentions_allergen(
-                        t[lead : c.start], ontology):  # fmt: skip
+                        said(lead, c.start), ontology):  # fmt: skip
                     start = lead
             masks.append(raw(start, end))
             statements.append(text[slice(*raw(start, end))])
@@ -704,7 +732,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                     # is read ("suitable for milk allergy sufferers" has no audience word: only the lead is masked)
                     m = _AUDIENCE.search(t, c.end, end, timeout=_TIMEOUT)
                     if m is None or m.group("allergy") is None:  # "people with milk allergy": the claim's own
-                        audience = m is not None and not _mentions_allergen(t[c.end : m.end()], ontology)
+                        audience = m is not None and not _mentions_allergen(said(c.end, m.end()), ontology)
                         end = m.end() if audience and m is not None else c.end
                 rest = _sentence_end(t, end, next_start, ".!?")
                 if rest > end:  # "free from nuts, gluten and dairy": the other items may be claimed absent too

@@ -50,10 +50,11 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def one_edit_variants(word: str) -> set[str]:
-    """Every string one edit from ``word`` — a letter left out, added or changed (ASCII letters; Levenshtein distance
-    one), ``word`` itself excluded."""
+    """Every string one edit from ``word`` — a letter left out, added or changed, or two neighbouring letters swapped
+    (ASCII letters; optimal string alignment distance one), ``word`` itself excluded."""
     cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     out = {a + b[1:] for a, b in cuts if b}
+    out |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
     out |= {a + c + b[1:] for a, b in cuts if b for c in _LETTERS}
     out |= {a + c + b for a, b in cuts for c in _LETTERS}
     out.discard(word)

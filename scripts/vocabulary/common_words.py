@@ -24,10 +24,13 @@ A word is written when:
   (``noun.plant``: every fruit, nut, seed and grain), animals (``noun.animal``: every fish and shellfish) or
   substances (``noun.substance``: every chemical, oil and additive). "toast", "spread", "roll", "date", "cream",
   "brittle", "sole", "whey", "butter", "layer" (a hen) and "cube" (a stock cube) are left out; "tray", "hands",
-  "surfaces", "utensils", "single", "stirring" are written.
+  "surfaces", "utensils", "stirring" are written;
+* it is no word of a food name of several words (``noun.food``: "angel food cake", "single cream", "cottage pie"),
+  since a dish may be named by ordinary words;
 
-* it is not one edit (a letter left out, added or changed) from a one-word name of the shipped ontology that carries
-  an allergen ("whet" of wheat, "fist" of fish, "mild" of milk): such a word may be that name misread.
+* it is not one edit (a letter left out, added or changed, or two neighbours swapped) from a one-word name of the
+  shipped ontology that carries an allergen ("whet" of wheat, "fist" of fish, "diary" of dairy, "barely" of barley):
+  such a word may be that name misread.
 
 Nothing here resolves an ingredient: the list only lets an instruction be masked.
 
@@ -43,6 +46,7 @@ from pathlib import Path
 OUT = Path(__file__).resolve().parents[2] / "dinecheck" / "allergens" / "data" / "common_words_en.txt"
 # WordNet lexicographer file numbers (lexnames): noun.animal, noun.food, noun.plant, noun.substance
 FOOD_LEXFILES = frozenset({5, 13, 20, 27})
+FOOD_LEXFILE = 13  # noun.food
 POS_FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 # WordNet's detachment rules (the suffixes morphy strips), per part of speech
 SUFFIXES = {
@@ -71,6 +75,8 @@ def read_wordnet(directory: Path) -> tuple[dict[str, set[str]], set[str], dict[s
                 pos_of.setdefault(lemma, set()).add(pos)
                 if pos == "n" and lexfile in FOOD_LEXFILES:
                     foodish.add(lemma)
+                    if lexfile == FOOD_LEXFILE:  # a dish of ordinary words ("angel_food_cake", "single_cream")
+                        foodish.update(lemma.split("_"))
     exceptions: dict[str, set[str]] = {}
     for name in POS_FILES.values():
         for line in (directory / f"{name}.exc").read_text("utf-8").splitlines():

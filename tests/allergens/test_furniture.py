@@ -552,10 +552,10 @@ def test_an_operator_line_never_hides_a_named_food() -> None:
 
 @pytest.mark.parametrize("text", ["Tomatoes. Once opened, transfer to a non-metallic container.",
                                   "Chicken breast. Do not wash raw chicken. Cook thoroughly.",
-                                  "Potatoes, sunflower oil. Spread in a single layer on a baking tray and cook for 20 "
+                                  "Potatoes, sunflower oil. Spread evenly on a tray, avoiding any overlap, and cook for 20 "
                                   "minutes."])  # fmt: skip
 def test_an_instruction_in_ordinary_words_is_masked(text: str) -> None:
-    """Words of ordinary prose that name no food ("container", "single", "tray": WordNet) let an
+    """Words of ordinary prose that name no food ("container", "evenly", "tray": WordNet) let an
     instruction be read as one."""
     assert check(text).verdict == "SAFE", check(text).to_json()
 
@@ -566,9 +566,10 @@ def test_ordinary_words_never_read_a_food_or_a_misread_allergen() -> None:
     from dinecheck.allergens.suggest import one_edit_variants
 
     words = common_words()
-    assert {"tray", "utensils", "single", "stirring", "container"} <= words
+    assert {"tray", "utensils", "evenly", "stirring", "container"} <= words
     # a word with a sense among foods, plants, animals or substances is never one
     assert not {"toast", "spread", "roll", "date", "cream", "sole", "whey", "butter", "cube", "soup"} & words
+    assert not {"single", "angel"} & words  # words of a food name of several words ("single cream", "angel food cake")
     assert not unknown_words("place the utensils on a tray", ONTO)
     # nor a word one edit from a one-word name that carries an allergen ("whet", "fist", "mild"): it may be misread
     allergen_words = [k for k, syns in ONTO.synonyms.items()
@@ -616,3 +617,30 @@ def test_a_verb_right_after_a_masked_instruction_goes_on_with_it() -> None:
     assert check("Rice. Cook for 5 minutes, drain, add peanuts.").verdict != "SAFE"
     assert check("Rice. Cook for 5 minutes, drain, peanuts.").verdict == "AVOID"
     assert check("Rice. Cook for 5 minutes, drain the yorkshires.").verdict == "VERIFY"  # a word nothing reads
+
+
+_FILLER = " ".join(["and stir gently"] * 100)
+# the ninth round's red team (a helper told what the round added, nothing of the measured data): one text per cause
+RED_TEAM_NINTH = [
+    ("Rice, water. Do not serve with <b>peanuts</b>.", "PEANUT"),  # markup around a word in a mask
+    ("Rice, water. Cook for 5 minutes with milk².", "MILK"),  # a mark stuck to a word
+    ("Rice, water. Do not serve with mil\u200bk.", "MILK"),  # an invisible character inside a word
+    ("Rice, water. Do not serve with pea&shy;nuts.", "PEANUT"),  # an entity of one
+    ("Rice, water. Do not serve with 8UTTER.", "MILK"),  # letters and a digit: no word nothing reads
+    ("Rice, water. Cook for 5 minutes with 2eggs.", "EGG"),  # a number run into a word
+    ("Rice, water. Do not wash raw chicken, meat floss or milk.", "SOY"),  # the mask's statement named only milk
+    ("Rice, water. Do not serve with egg or cr ab.", "SHELLFISH"),  # a name split by a space
+    ("Rice, water. Do not serve with milk or 50le.", "FISH"),  # an OCR glyph
+    ("Rice, water. Do not wash raw chicken - meat floss.", "SOY"),  # a dash between pieces
+    (f"Rice, water. Do not serve {_FILLER} with peanuts.", "PEANUT"),  # longer than the word hints read
+    ("Rice, water. Do not mix with diary products.", "MILK"),  # two letters swapped
+    ("Riz, eau, poiss", "FISH"),  # "-s" on a word ending in "s": poisson cut off
+    ("Rice, water, pean starch.", "PEANUT"),  # a word cut off before another word
+    ("Rice, pea&shy;nuts", "PEANUT"),  # in a list too
+    ("Rice, mil\u200bk", "MILK"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), RED_TEAM_NINTH)
+def test_red_team_ninth_round_is_never_safe(text: str, code: str) -> None:
+    assert check(text, code).verdict != "SAFE", check(text, code).to_json()
