@@ -47,27 +47,25 @@ class _SqlSynonyms:
     def __init__(self, store: OntologyStore) -> None:
         self._store = store
 
-    def get(self, key: str, default: Any = None) -> list[Synonym] | Any:
+    def _rows(self, select: str, where: str, value: str) -> list[tuple]:
+        """Rows of the synonyms of ingredients that are no modifier, ``where`` holding one ``?``."""
         with self._store.transaction() as tx:
-            rows = tx.fetchall(
-                "SELECT s.synonym, s.synonym_normalized, s.canonical_id, s.language_code, s.region_code,"
-                " s.synonym_type FROM ingredient_synonyms s JOIN canonical_ingredients c ON c.id = s.canonical_id"
-                " WHERE s.synonym_normalized = ? AND COALESCE(c.category, '') <> 'modifier' ORDER BY s.id",
-                (key,),
+            return tx.fetchall(
+                f"SELECT {select} FROM ingredient_synonyms s JOIN canonical_ingredients c ON c.id = s.canonical_id"
+                f" WHERE {where} AND COALESCE(c.category, '') <> 'modifier' ORDER BY s.id",
+                (value,),
             )
+
+    def get(self, key: str, default: Any = None) -> list[Synonym] | Any:
+        rows = self._rows("s.synonym, s.synonym_normalized, s.canonical_id, s.language_code, s.region_code,"
+                          " s.synonym_type", "s.synonym_normalized = ?", key)  # fmt: skip
         return [Synonym(*r) for r in rows] or default
 
     def starting_with(self, prefix: str) -> list[str]:
         """The keys that begin with ``prefix`` (what the pipeline asks to tell a word cut off)."""
         pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        with self._store.transaction() as tx:
-            rows = tx.fetchall(
-                "SELECT DISTINCT s.synonym_normalized FROM ingredient_synonyms s JOIN canonical_ingredients c"
-                " ON c.id = s.canonical_id WHERE s.synonym_normalized LIKE ? ESCAPE '\\'"
-                " AND COALESCE(c.category, '') <> 'modifier'",
-                (pattern,),
-            )
-        return [r[0] for r in rows if r[0].startswith(prefix)]
+        rows = self._rows("s.synonym_normalized", "s.synonym_normalized LIKE ? ESCAPE '\\'", pattern)
+        return list(dict.fromkeys(r[0] for r in rows if r[0].startswith(prefix)))
 
     def __contains__(self, key: str) -> bool:
         return self.get(key) is not None
