@@ -173,19 +173,12 @@ def quantity_lead(before: str) -> bool:
     return _QUANTITY_LEAD.search(before, timeout=_TIMEOUT) is not None
 
 
-# a negated imperative opening a sentence ("Do not wash raw chicken", "Ne pas jeter sur la voie publique"): an
-# instruction whatever follows — no ingredient is named "do not …"
-_NEGATED_LEADS = ("do not ", "don t ", "ne pas ", "nicht ", "non ")
-
-
 def instruction(sentence: str, after_comma: bool = False) -> bool:
     """Whether a sentence opening with an instruction verb reads as an instruction: it holds a cue word (a time,
-    an appliance, a moment …), opens with a negation ("Do not …"), or, at the start of a sentence, is at most three
-    words without a comma. After a comma ("Once opened, refrigerate and use within 3 days") only a cue will do."""
+    an appliance, a moment …) or, at the start of a sentence, is at most three words without a comma. After a comma
+    ("Once opened, refrigerate and use within 3 days") only a cue will do."""
     words = sentence.replace("'", " ").split()
     if not after_comma and len(words) <= 3 and "," not in sentence:
-        return True
-    if not after_comma and sentence.replace("'", " ").startswith(_NEGATED_LEADS):
         return True
     cues = furniture().instruction_cues
     return any(w.strip(",:;()") in cues for w in words) or "°" in sentence or "º" in sentence

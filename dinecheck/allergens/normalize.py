@@ -818,6 +818,8 @@ def names_allergen(key: str, ontology: Ontology) -> bool:
     ("keep refrigerated 5almon", "made in Italy with pest0"). What a mask or a note must never hide."""
     if _names_allergen(key, ontology):
         return True
+    if "'" in key and _names_allergen(" ".join(key.replace("'", " ").split()), ontology):
+        return True  # quotes and elisions: "mit 'butter' braten", "l'arachide"
     if not _glyph_sites(key):
         return False
     loose = glyphs.readings(key, loose=True)
@@ -843,8 +845,18 @@ def mention_codes(key: str, ontology: Ontology) -> tuple[frozenset[str], bool]:
 
 
 def _plain_codes(key: str, ontology: Ontology) -> frozenset[str]:
+    """The codes of the key read whole, and of every n-gram of it that is a name — overlapping ones too: the word
+    hints take the longest names first, and "lean pork" would hide the "pork floss" of "lean pork floss"."""
     syns = resolve_key(key, ontology)[0] + tuple(s for _g, grams in word_hints(key, ontology) for s in grams)
-    return frozenset(p.code for s in syns for p in ontology.allergen_paths(s.canonical_id))
+    codes = {p.code for s in syns for p in ontology.allergen_paths(s.canonical_id)}
+    words = key.split(" ")[:MAX_HINT_WORDS]
+    synonyms = ontology.synonyms
+    for i in range(len(words)):
+        for j in range(i + 2, min(len(words), i + MAX_HINT_GRAM) + 1):
+            gram = " ".join(words[i:j])
+            for s in synonyms.get(gram) or resolve_key(gram, ontology)[0]:  # "cheese twist": twists, inflected
+                codes.update(p.code for p in ontology.allergen_paths(s.canonical_id))
+    return frozenset(codes)
 
 
 def _glyph_word_near_allergen(key: str, ontology: Ontology) -> bool:
@@ -863,8 +875,7 @@ def _glyph_word_near_allergen(key: str, ontology: Ontology) -> bool:
 
 
 def _names_allergen(key: str, ontology: Ontology) -> bool:
-    syns = resolve_key(key, ontology)[0] + tuple(s for _g, grams in word_hints(key, ontology) for s in grams)
-    return any(ontology.allergen_paths(s.canonical_id) for s in syns) or hidden_mentions(key, ontology)
+    return bool(_plain_codes(key, ontology)) or hidden_mentions(key, ontology)
 
 
 MAX_SEGMENT_WORDS = 40

@@ -40,7 +40,9 @@ _HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-‐‑–][ \t]*\r?\n[ \t]*(?=[^\W\d
 # characters that print nothing and join what they stand between: the soft hyphen, zero-width space, non-joiner and
 # joiner, word joiner, byte-order mark ("mil\u200bk" is milk)
 _INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
-_TAG = re.compile(r"<!--.{0,200}?-->|</?([a-zA-Z][a-zA-Z0-9]{0,15})(?:\s[^<>]{0,200})?/?>", re.DOTALL)
+# a tag, namespaced ones too ("<o:p>" of office documents)
+_TAG = re.compile(r"<!--.{0,200}?-->|</?([a-zA-Z][a-zA-Z0-9]{0,15}(?::[a-zA-Z][a-zA-Z0-9]{0,15})?)(?:\s[^<>]{0,200})?/?>",
+                  re.DOTALL)
 _INLINE_TAGS = frozenset({"b", "i", "u", "em", "strong", "span", "font", "a", "sup", "sub", "small", "mark", "s",
                           "ins", "del", "abbr", "wbr"})  # fmt: skip
 _ENTITY = re.compile(r"&(?:[a-zA-Z]{2,8}|#\d{1,6}|#x[0-9a-fA-F]{1,5});")
@@ -116,6 +118,23 @@ def _item_around(text: str, start: int, end: int) -> tuple[str, str]:
     return text[i:start].strip(), text[end:j].strip()
 
 
+def _marks_nothing(tag: re.Match[str]) -> bool:
+    """An inline tag, a comment or a namespaced tag ("<o:p>", of office documents): none separates two words."""
+    name = (tag.group(1) or "").lower()
+    return tag.group(0).startswith("<!--") or name in _INLINE_TAGS or ":" in name
+
+
+def _tag_runs(text: str) -> list[list[re.Match[str]]]:
+    """The tags of ``text`` in runs of tags standing back to back."""
+    runs: list[list[re.Match[str]]] = []
+    for m in _TAG.finditer(text):
+        if runs and runs[-1][-1].end() == m.start():
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    return runs
+
+
 def readings(text: str, known: Callable[[str], bool]) -> tuple[Reading, Reading | None]:
     """``(primary, alternative or None)`` for a raw label text; ``known(key)`` says whether a lookup key names a
     known ingredient (a joined word or a line-joined item is only read as one when it is known — or, for an inline
@@ -133,15 +152,15 @@ def readings(text: str, known: Callable[[str], bool]) -> tuple[Reading, Reading 
             hyphen = base[m.start()]
             edits.append(_Edit(m.start(), m.end(), "", hyphen, "a word hyphenated across a line break"))
     if "<" in base:
-        for m in _TAG.finditer(base):
-            a, b = m.start(), m.end()
+        for run in _tag_runs(base):  # tags back to back ("che<o:p></o:p>ese") stand between the same two letters
+            a, b = run[0].start(), run[-1].end()
             if not (a > 0 and b < len(base) and base[a - 1].isalpha() and base[b].isalpha()):
                 continue  # not inside a word: the tokenizer reads it as a separator
-            name = (m.group(1) or "").lower()
-            if m.group(0).startswith("<!--") or name in _INLINE_TAGS:
-                edits.append(_Edit(a, b, "", m.group(0), "markup inside a word"))
+            if all(_marks_nothing(m) for m in run):
+                # inline tags, comments and namespaced tags ("<o:p>", of office documents) mark nothing
+                edits.extend(_Edit(m.start(), m.end(), "", m.group(0), "markup inside a word") for m in run)
             elif known(canonical_key(_joined_word(base, a, b))):
-                edits.append(_Edit(a, b, m.group(0), "", "a word split by markup"))
+                edits.extend(_Edit(m.start(), m.end(), m.group(0), "", "a word split by markup") for m in run)
     if "&" in base:
         for m in _ENTITY.finditer(base):
             dec = html.unescape(m.group(0))
@@ -153,6 +172,18 @@ def readings(text: str, known: Callable[[str], bool]) -> tuple[Reading, Reading 
         for m in _NEWLINE.finditer(base):
             a, b = m.start(), m.end()
             if a == 0 or b >= len(base) or base[a - 1] in _LIST_EDGE or base[b] in _LIST_EDGE:
+                continue
+            la, rb = a, b  # spaces and blank lines around the break: "che \nese"
+            while la > 0 and base[la - 1] in " \t":
+                la -= 1
+            while rb < len(base) and base[rb] in " \t\r\n":
+                rb += 1
+            if la > 0 and rb < len(base) and base[la - 1].isalpha() and base[rb].isalpha() and known(
+                    canonical_key(_joined_word(base, la, rb))) and not (
+                    known(canonical_key(_joined_word(base, la, la))) and known(canonical_key(_joined_word(base, rb, rb)))):
+                # "w\nheat", "que\nso", "che \nese": a word broken across a line with no hyphen (two known words
+                # are read as they stand)
+                edits.append(_Edit(la, rb, "", base[la:rb], "a word broken across a line"))
                 continue
             if base[a - 1] in " \t" or base[b] in " \t\n\r":
                 continue

@@ -515,9 +515,15 @@ def _mentions_allergen(region: str, ontology: Ontology) -> bool:
 _REGION_PUNCT = regex.compile(r"[()\[\]{},;:.!?/|*\"“”«»–—]+|\s-\s")
 # what a region's words may carry that is no part of them: markup, entities, invisible characters (zero width, soft
 # hyphen), footnote and trade marks ("<b>peanuts</b>", "pea&shy;nuts", "mil\u200bk", "milk²", "eggs*")
-_REGION_TAG = regex.compile(r"<!--.{0,200}?-->|</?[a-zA-Z][a-zA-Z0-9]{0,15}(?:\s[^<>]{0,200})?/?>", regex.DOTALL)
+_REGION_TAG = regex.compile(r"<!--.{0,200}?-->|<[^<>]{0,200}>", regex.DOTALL)  # anything in angle brackets
 _REGION_SYMBOL = regex.compile(r"[^\w\s'-]|_")
 _LETTER_DIGIT = regex.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
+_APOSTROPHES = regex.compile(r"['’ʼ`´]")
+_NOT_LETTER = regex.compile(r"[^\w]|_")
+_SPACED_LETTERS = regex.compile(r"(?<![^\W\d_])[^\W\d_](?:[ .\-]+[^\W\d_](?![^\W\d_])){2,}")
+_WORD_GOES_ON = regex.compile(r"[ \t]*\r?\n[ \t]*[^\W\d_]+")
+# an apostrophe or a line break between two letters may split one word ("che'ese", "al\nes"): asked joined too
+_INNER_SPLIT = regex.compile(r"(?<=[^\W\d_])(?:['’`]|[ \t]*\r?\n[ \t]*)(?=[^\W\d_])")
 
 
 def _region_text(region: str) -> str:
@@ -532,9 +538,16 @@ def _region_text(region: str) -> str:
 
 
 def _region_keys(region: str) -> list[str]:
-    """The lookup keys a mask must ask: the whole region and each piece between punctuation, with a word that mixes
-    letters and digits also cut between them ("2eggs", "milk²")."""
+    """The lookup keys a mask must ask: the whole region, each piece between punctuation and the region with words
+    split by an apostrophe or a line break joined ("che'ese"), each also with a word that mixes letters and digits cut
+    between them ("2eggs", "milk²")."""
     pieces = [region, *_REGION_PUNCT.split(region, timeout=_TIMEOUT)] if _REGION_PUNCT.search(region) else [region]
+    if _INNER_SPLIT.search(region):
+        pieces.append(_INNER_SPLIT.sub("", region, timeout=_TIMEOUT))
+    if "'" in region or "’" in region or "ʼ" in region:  # quotes and possessives: "'peanuts'", "peanut's"
+        pieces.append(_APOSTROPHES.sub(" ", region, timeout=_TIMEOUT))
+    if _SPACED_LETTERS.search(region):  # "m i l k", "M.I.L.K."
+        pieces.append(_SPACED_LETTERS.sub(lambda m: _NOT_LETTER.sub("", m.group(0)), region, timeout=_TIMEOUT))
     keys: list[str] = []
     for piece in pieces:
         key = canonical_key(_region_text(piece))
@@ -564,9 +577,11 @@ _WARNING_WORDS = regex.compile(
 
 
 def _unread_words(region: str, ontology: Ontology) -> bool:
-    """Whether a word of ``region`` is read by nothing (:func:`~dinecheck.allergens.normalize.unknown_words`)."""
-    return remembered(ontology, "unknown_words", region,
-                      lambda: unknown_words(canonical_key(_region_text(region)), ontology))  # fmt: skip
+    """Whether a word of ``region`` is read by nothing (:func:`~dinecheck.allergens.normalize.unknown_words`); a
+    region longer than the word hints read counts as unread (it is never masked)."""
+    key = canonical_key(_region_text(region))
+    return key.count(" ") >= MAX_HINT_WORDS or remembered(ontology, "unknown_words", region,
+                                                          lambda: unknown_words(key, ontology))  # fmt: skip
 
 
 def _compound_stem(stem: str, ontology: Ontology) -> bool:
@@ -630,6 +645,8 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
 
     def said(a: int, b: int) -> str:  # the raw text of a folded span: what a mask's checks read (dashes, markup kept)
         ra, rb = raw(a, b)
+        if rb < len(text) and text[rb - 1 : rb].isalpha() and (m := _WORD_GOES_ON.match(text, rb)) is not None:
+            rb = m.end()  # a line break inside a word ends the sentence, not the word: "… with che\nese"
         return text[ra:rb]
 
     chosen = _choose(_candidates(t, _index(ontology)))

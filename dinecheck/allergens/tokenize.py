@@ -88,7 +88,7 @@ _CONJ_QUICK = re.compile(
 _E_NUMBER = regex.compile(r"^e ?(\d{3,4}) ?(?:\(? ?([a-h]|i{1,3}|iv|v|vi) ?\)?)?$")
 _TRAILING_E = regex.compile(r"\s(e\s?-?\s?\d{3,4}(?:\s?\(?[a-h]\)?|i{1,3})?)[\W_]*$", regex.IGNORECASE)
 _MARKUP = regex.compile(
-    r"<!--|-->|</?[a-zA-Z][a-zA-Z0-9]{0,15}(?:\s[^<>]{0,200})?/?>"
+    r"<!--|-->|</?[a-zA-Z][a-zA-Z0-9]{0,15}(?::[a-zA-Z][a-zA-Z0-9]{0,15})?(?:\s[^<>]{0,200})?/?>"
     r"|[a-zA-Z][\w.#-]{0,40}\s?\{(?:\s?[a-zA-Z-]{1,40}\s?:\s?[^;{}]{1,80};)+\s?\}"
 )
 # web and e-mail addresses printed with the list (a contact line, never an ingredient): separators
