@@ -393,7 +393,7 @@ def unknown_words(key: str, ontology: Ontology) -> bool:
             if not w.isalpha() and (glyphs.readings(w) or _damaged_word(w)):
                 return True  # "pean1ts", "5almon": letters with a glyph; "8utter", "2eggs": letters and digits
             continue
-        if not resolve_key(w, ontology)[0] and not _common_word(w):
+        if not resolve_key(w, ontology)[0] and w not in common_words():  # ordinary words naming no food: "tray"
             return True
     return False
 
@@ -411,12 +411,6 @@ def _damaged_word(word: str) -> bool:
     """Whether a word mixing letters and digits is no amount, code or ordinal ("8utter", "2eggs", "m1lk" are words
     damaged or run together with a number: nothing reads them)."""
     return any(ch.isalpha() for ch in word) and _AMOUNT_OR_CODE.fullmatch(word) is None
-
-
-def _common_word(word: str) -> bool:
-    """Whether ``word`` is an ordinary word that names no food and is no allergen name misread
-    (:func:`~dinecheck.allergens.furniture.common_words`: "surfaces", "utensils"; never "whet" or "fist")."""
-    return word in common_words()
 
 
 def allergen_codes(key: str, ontology: Ontology) -> frozenset[str]:
