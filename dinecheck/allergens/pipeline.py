@@ -376,9 +376,9 @@ def _as_colours(resolutions: tuple[Resolution, ...], ontology: Ontology) -> tupl
 
 
 def _as_specifications(resolutions: tuple[Resolution, ...], ontology: Ontology) -> tuple[Resolution, ...]:
-    """A bracket holding one word that says which kind of its known parent it is ("Gelatine (Bovine)", "vitamin A
-    (palmitate)", "sugar (cane)"): when the parent and the word together are a known name ("bovine gelatine",
-    "vitamin a palmitate", "cane sugar") the word is read as that name. It is the only thing in the bracket, it is no
+    """A bracket holding one word that says which kind of its known parent it is ("Gelatine (Bovine)", "sugar
+    (cane)"): when the parent and the word together are exactly a known name ("gelatine bovine", "cane sugar") the
+    word is read as that name. It is the only thing in the bracket, it is no
     name by itself and names no allergen (:func:`~dinecheck.allergens.normalize.names_allergen`); the name's
     allergens count for it, and the parent's for the parent."""
     children: dict[int, list[int]] = {}
