@@ -73,11 +73,10 @@ _QUALIFIER_SUFFIXES = (" suivants", " suivantes", " following", " bio", " biolog
 
 # (suffix to remove, replacement, the languages whose plural or feminine ending it undoes) tried in order on one
 # word; the word must keep at least 3 letters
-_ALL = frozenset({"en", "fr", "de", "es", "it", "nl"})
 _INFLECTIONS = (
     ("ies", "y", frozenset({"en"})), ("oes", "o", frozenset({"en"})), ("es", "", frozenset({"en", "fr", "es"})),
-    ("s", "", _ALL), ("x", "", frozenset({"fr"})), ("en", "", frozenset({"de", "nl"})),
-    ("n", "", frozenset({"de", "nl"})), ("er", "", frozenset({"de", "nl"})), ("e", "", frozenset({"de", "fr", "nl"})),
+    ("s", "", frozenset(LANGUAGES)), ("x", "", frozenset({"fr"})), ("en", "", frozenset({"de"})),
+    ("n", "", frozenset({"de"})), ("er", "", frozenset({"de"})), ("e", "", frozenset({"de", "fr"})),
     ("i", "o", frozenset({"it"})), ("i", "e", frozenset({"it"})), ("e", "a", frozenset({"it"})),
 )  # fmt: skip
 

@@ -7,11 +7,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dinecheck.allergens.furniture import furniture
-from dinecheck.allergens.normalize import resolve_key
+from dinecheck.allergens.furniture import common_words, furniture
+from dinecheck.allergens.normalize import resolve_key, unknown_words
 from dinecheck.allergens.ontology import RiskLevel, load_data_dir
 from dinecheck.allergens.phrases import find_phrases
 from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
+from dinecheck.allergens.suggest import one_edit_variants
 from dinecheck.allergens.tokenize import tokenize
 
 ONTO = load_data_dir()
@@ -560,10 +561,6 @@ def test_an_instruction_in_ordinary_words_is_masked(text: str) -> None:
 
 
 def test_ordinary_words_never_read_a_food_or_a_misread_allergen() -> None:
-    from dinecheck.allergens.furniture import common_words
-    from dinecheck.allergens.normalize import unknown_words
-    from dinecheck.allergens.suggest import one_edit_variants
-
     words = common_words()
     assert {"tray", "utensils", "evenly", "stirring", "container"} <= words
     # a word with a sense among foods, plants, animals or substances is never one

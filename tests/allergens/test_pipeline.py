@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from dinecheck.allergens.normalize import resolve_key
+from dinecheck.allergens.normalize import normalize, resolve_key
 from dinecheck.allergens.ontology import ALLERGEN_CODES, RiskLevel, load_data_dir
-from dinecheck.allergens.pipeline import PROFILE_ALL, check_label, parse_profile
+from dinecheck.allergens.pipeline import PROFILE_ALL, _as_specifications, check_label, parse_profile
+from dinecheck.allergens.tokenize import tokenize
 from dinecheck.errors import OntologyError
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "allergens_mini"
@@ -422,29 +423,25 @@ def test_what_the_seventh_round_red_team_found_is_never_safe(text: str, code: st
     assert check_label(text, [code], shipped).verdict != "SAFE"
 
 
+def _specified(text: str) -> list[tuple[str | None, str | None]]:
+    """The (key, rule) of every token a bracket specification read in ``text`` (shipped data)."""
+    res = _as_specifications(normalize(tokenize(text), FULL), FULL)
+    return [(x.key, x.rule) for x in res if x.rule == "specifies its parent"]
+
+
 @pytest.mark.parametrize(("text", "reading"), [("Gelatine (Bovine), water", "gelatine bovine"),
                                                ("gelatin (porcine), sugar", "porcine gelatin"),
                                                ("sugar (cane), water", "cane sugar")])  # fmt: skip
 def test_a_bracketed_word_saying_which_kind_of_its_parent_is_read_with_it(text: str, reading: str) -> None:
     r = check_label(text, ["PEANUT"], FULL)
     assert r.verdict == "SAFE" and not r.unmatched, r.to_json()
-    from dinecheck.allergens.normalize import normalize
-    from dinecheck.allergens.pipeline import _as_specifications
-    from dinecheck.allergens.tokenize import tokenize
-
-    res = _as_specifications(normalize(tokenize(text), FULL), FULL)
-    assert [(x.key, x.rule) for x in res if x.rule == "specifies its parent"] == [(reading, "specifies its parent")]
+    assert _specified(text) == [(reading, "specifies its parent")]
 
 
 @pytest.mark.parametrize("text", ["sugar (bovine, water)", "water (bovine)",
                                   "sugar (cane sugar syrup)"])  # fmt: skip
 def test_a_specification_needs_one_word_alone_in_the_bracket_and_a_known_joint_name(text: str) -> None:
-    from dinecheck.allergens.normalize import normalize
-    from dinecheck.allergens.pipeline import _as_specifications
-    from dinecheck.allergens.tokenize import tokenize
-
-    res = _as_specifications(normalize(tokenize(text), FULL), FULL)
-    assert not any(x.rule == "specifies its parent" for x in res)
+    assert _specified(text) == []
 
 
 def test_a_specification_never_hides_an_allergen() -> None:
