@@ -61,6 +61,7 @@ class Furniture:
     physical_hazards: frozenset[str]
     ingredient_headers: tuple[str, ...]
     function_words: frozenset[str]
+    quantity_words: frozenset[str]
     instruction_finals: frozenset[str]
     words: frozenset[str]  # every word of every entry above: the vocabulary of text around a list
 
@@ -99,6 +100,7 @@ def furniture() -> Furniture:
         physical_hazards=frozenset(keys("physical_hazards")),
         ingredient_headers=keys("ingredient_headers"),
         function_words=frozenset(lookup_key(w) for w in raw["function_words"].split()),
+        quantity_words=frozenset(lookup_key(w) for w in raw["quantity_words"].split()),
         instruction_finals=frozenset(keys("instruction_finals")),
         words=frozenset(w for name, value in raw.items() if name not in ("countries", "regions")
                         for entry in (value.split() if isinstance(value, str) else value)
@@ -136,6 +138,15 @@ _ABBREVIATIONS = frozenset({"inc", "ltd", "co", "corp", "llc", "plc", "st", "no"
                             "ltda", "sl", "nv", "str"})  # fmt: skip
 
 
+# German writes an ordinal number with a period ("ab dem 6. Monat", "am 3. Tag", "bis zum 4. Lebensjahr"): after
+# one of these articles and prepositions, one or two digits and a period end no sentence
+_ORDINAL_LEAD = regex.compile(r"(?<![^\W\d_])(?:dem|den|der|am|im|vom|zum|ab|bis|nach|vor|seit) \d{1,2}$")
+
+
+def _german_ordinal(t: str, i: int) -> bool:
+    return t[i - 1 : i].isdigit() and _ORDINAL_LEAD.search(t, max(0, i - 12), i) is not None
+
+
 def sentence_end(t: str, start: int, limit: int) -> int:
     """End of the sentence from ``start`` (``. ! ?`` not between digits nor after an abbreviation such as "Inc.",
     "Ltd." or a dotted "S.r.l.", or a new line), never past an ingredients header, at most ``limit``."""
@@ -151,6 +162,9 @@ def sentence_end(t: str, start: int, limit: int) -> int:
                 continue
             if i + 1 < len(t) and t[i + 1].isalnum():
                 i += 1  # "acme.com", "e.g": not a sentence end
+                continue
+            if _german_ordinal(t, i):
+                i += 1  # "Ab dem 6. Monat": the period of a German ordinal number
                 continue
             j = i
             while j > start and t[j - 1].isalpha():

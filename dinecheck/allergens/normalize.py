@@ -58,7 +58,14 @@ from dinecheck.allergens.modifiers import (
     strip_modifiers,
 )
 from dinecheck.allergens.ontology import LANGUAGES, UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
-from dinecheck.allergens.tokenize import Token, canonical_key, e_number_base, is_purpose_note
+from dinecheck.allergens.tokenize import (
+    Token,
+    canonical_key,
+    e_number_base,
+    is_purpose_note,
+    is_quantity_note,
+    quantity_names,
+)
 
 _ARTICLES = (
     "the ", "a ", "an ", "some ", "de la ", "de l'", "du ", "des ", "de ", "d'", "le ", "la ", "les ", "l'", "der ",
@@ -186,6 +193,7 @@ class Memo:
     known: dict[str, bool] = field(default_factory=dict)  # key → whether it is a known name with modifiers around it
     may_carry: dict[str, bool] = field(default_factory=dict)  # matched key → whether a name of it has a POSSIBLE path
     bare_notes: dict[str, bool] = field(default_factory=dict)  # unknown key → whether it is only a place / modifiers
+    quantity: dict[str, _Resolved] = field(default_factory=dict)  # quantity statement key → the foods it names
     unknown_words: dict[str, bool] = field(default_factory=dict)  # instruction text → whether a word is unread
     colour_keys: dict[str, bool] = field(default_factory=dict)  # matched key → whether it names the colour class
     allergen_words: list[str] = field(default_factory=list)  # one-word names that carry an allergen, sorted
@@ -478,6 +486,12 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
         ):
             out.append(Resolution(tok, (), None, "note"))
             continue
+        if tok.role == "note" and is_quantity_note(key):
+            # "187 g de viande utilisés pour 100 g de saucisson sec": the foods it names, read like ingredients
+            foods = remembered(ontology, "quantity", key, partial(_quantity_reading, key, ontology))
+            if foods[0]:
+                out.append(Resolution(tok, *foods))
+                continue
         hyphenated = "-" in tok.text
         found = None if hyphenated else plain.get(key)
         if found is None:
@@ -512,6 +526,31 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
             continue
         out.append(Resolution(tok, *found))
     return tuple(out)
+
+
+def _quantity_reading(key: str, ontology: Ontology) -> _Resolved:
+    """A quantity statement that names an allergen, read as the foods it names (:func:`~dinecheck.allergens.tokenize.
+    quantity_names`): each name whole, or else each of its parts between function words ("pâte de noisettes" →
+    pâte, noisettes) — when every one resolves and together they carry every allergen any word of the statement
+    names and nothing is hidden in a compound or glued word. Else nothing: the statement stays unknown."""
+    found: list[Synonym] = []
+    for name in quantity_names(key):
+        syns = remembered(ontology, "readings", name, partial(_reading, name, False, ontology))[0]
+        if not syns:
+            parts = [p for p in _FUNCTION_SPLIT.split(f" {name} ") if p.strip()]
+            readings = [remembered(ontology, "readings", p, partial(_reading, p, False, ontology))[0]
+                        for p in (part.strip() for part in parts)]  # fmt: skip
+            if len(parts) < 2 or not all(readings):
+                return (), None, None
+            syns = tuple(s for r in readings for s in r)
+        found.extend(syns)
+    if not found or not _plain_codes(key, ontology) <= _codes(found, ontology) or hidden_mentions(key, ontology):
+        return (), None, None
+    return tuple(found), key, "quantity statement"
+
+
+_FUNCTION_SPLIT = re.compile(r" (?:" + "|".join(sorted(map(re.escape, furniture().function_words), key=len,
+                                                            reverse=True)) + r")(?= )")  # fmt: skip
 
 
 def _bare_note(key: str, ontology: Ontology) -> bool:

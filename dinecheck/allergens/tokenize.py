@@ -44,7 +44,7 @@ from typing import NamedTuple
 
 import regex
 
-from dinecheck.allergens.furniture import is_note_item, nutrition_item, quantity_lead
+from dinecheck.allergens.furniture import furniture, is_note_item, nutrition_item, quantity_lead
 from dinecheck.allergens.text import lookup_key
 from dinecheck.errors import OntologyError
 
@@ -222,6 +222,35 @@ def is_quantity_note(key: str) -> bool:
     return m is not None and quantity_lead(key[: m.start()] + " " + key[m.end() :])
 
 
+_QUANTITY_GAP = re.compile(r"\d+(?:[.,]\d+)?(?:g|gr|kg|ml|cl|l|%)?|%")
+
+
+def quantity_names(key: str) -> tuple[str, ...]:
+    """The words of a quantity statement that are neither amounts nor its wording (furniture ``quantity_words``):
+    each run of them in order, the function words between them kept ("187 g de viande utilisés pour la préparation
+    de 100 g de saucisson sec" → ``("viande", "saucisson sec")``)."""
+    f = furniture()
+    runs: list[list[str]] = [[]]
+    for w in key.split(" "):
+        if _QUANTITY_GAP.fullmatch(w) or w in f.quantity_words and w not in f.function_words or w in _UNIT_WORDS:
+            runs.append([])
+        else:
+            runs[-1].append(w)
+    out = []
+    for run in runs:
+        while run and run[0] in f.function_words:
+            run.pop(0)
+        while run and run[-1] in f.function_words:
+            run.pop()
+        if run:
+            out.append(" ".join(run))
+    return tuple(out)
+
+
+_UNIT_WORDS = frozenset({"g", "gr", "kg", "ml", "cl", "l", "gramm", "gramme", "grammes", "gram", "grams", "gramos",
+                         "grammi"})  # fmt: skip
+
+
 def _has_digit(text: str) -> bool:
     return _DIGIT.search(text) is not None
 
@@ -290,12 +319,40 @@ def _is_sep(s: str, i: int) -> bool:
         # "…, L. acidophilus": a one-letter abbreviation starting an item is not a sentence end ("vitamin E." is)
         if c == "." and before.isupper() and after == " " and _starts_item(s, i - 1):
             return False
+        if c == "." and before.isalpha() and after.isalpha() and _inside_dotted(s, i):
+            return False  # "D.O.P.", "g.g.A.", "D.O.Ca.": one abbreviation
         # "Yellow No. 5": the abbreviation of "number" before a number is no sentence end
         return not (c == "." and s[i - 2 : i].lower() == "no" and s[i + 1 : i + 3].strip()[:1].isdigit())
     if c in "-–—" and 0 < i < len(s) - 1 and s[i - 1] == " " and s[i + 1] == " ":
         # "mono - and diglycerides": a dash before a conjunction belongs to a shared prefix, it separates nothing
         return _DASH_CONJ.match(s, i + 2) is None
     return False
+
+
+# abbreviations of prose ("e.g.", "i.e.", German "z.B.", "d.h.", "u.a.", French "p.ex."): their periods part what
+# they stand between, as they always did; only other dotted letters are one abbreviation
+_PROSE_ABBREVIATIONS = frozenset({"e.g", "i.e", "z.b", "d.h", "u.a", "v.a", "o.a", "s.o", "u.u", "p.ex", "c.a.d"})
+# a dotted abbreviation of one- and two-letter parts, at least one of one letter: a designation of origin or quality
+# ("D.O.P.", "A.O.C.", "I.G.P.", "g.g.A.", "D.O.Ca.", "D.O.C.G.") or a country ("U.S.A."), read without its periods
+_DOTTED = regex.compile(r"(?<![^\W\d_]|\.)(?:[^\W\d_]{1,2}\.)+[^\W\d_]{1,2}(?![^\W\d_])\.?")
+
+
+def _inside_dotted(s: str, i: int) -> bool:
+    """Whether the period at ``s[i]`` (a letter on each side) is inside a dotted abbreviation."""
+    a = i
+    while a > 0 and (s[a - 1].isalpha() or (s[a - 1] == "." and a > 1 and s[a - 2].isalpha())):
+        a -= 1
+    m = _DOTTED.match(s, a)
+    return m is not None and m.end() > i and _dotted_abbreviation(m.group())
+
+
+def _dotted_abbreviation(text: str) -> bool:
+    parts = text.rstrip(".").split(".")
+    return any(len(p) == 1 for p in parts) and text.rstrip(".").lower() not in _PROSE_ABBREVIATIONS
+
+
+def _undot(m: regex.Match[str]) -> str:
+    return m.group().replace(".", "") if _dotted_abbreviation(m.group()) else m.group()
 
 
 _DASH_CONJ = re.compile(r"(?:and|et|und|y|e|ou|or|&)\s", re.IGNORECASE)
@@ -327,6 +384,8 @@ def _clean(raw: str, lead: bool = True) -> str:
     if not _EMPHASIS_CHARS.isdisjoint(text):  # marks vanish without a trace: "d'_orge_" → "d'orge"
         text = _EMPHASIS.sub("", text, timeout=_TIMEOUT)
     text = text.strip(" \t:.-–'\"=")
+    if "." in text:
+        text = _DOTTED.sub(_undot, text, timeout=_TIMEOUT)  # "Queso Manchego D.O.P" → "Queso Manchego DOP"
     first = text.split(" ", 1)[0].lower()
     if lead and (first in _LEAD_FIRST or first.rstrip(":") in _LEAD_FIRST):
         text = _LEAD_WORDS.sub("", text, timeout=_TIMEOUT)

@@ -364,7 +364,7 @@ def test_no_furniture_entry_names_an_allergen() -> None:
     f = furniture()
     naming = []
     for name in ("statements", "sentences", "instructions", "notes", "origin_leads", "places", "regions",
-                 "origin_words", "physical_hazards", "nutrition_heads", "nutrition_words"):  # fmt: skip
+                 "origin_words", "physical_hazards", "nutrition_heads", "nutrition_words", "quantity_words"):  # fmt: skip
         for entry in getattr(f, name):
             words = [w for w in entry.split() if w not in REWRITE_ARTEFACTS]
             if words and _mentions(" ".join(words), ONTO):
@@ -650,4 +650,44 @@ RED_TEAM_NINTH = [
 
 @pytest.mark.parametrize(("text", "code"), RED_TEAM_NINTH)
 def test_red_team_ninth_round_is_never_safe(text: str, code: str) -> None:
+    assert check(text, code).verdict != "SAFE", check(text, code).to_json()
+
+
+@pytest.mark.parametrize(
+    "furniture",
+    [
+        "Ab dem 6. Monat.",  # a German ordinal: its period ends no sentence
+        "Nach dem 5. Monat. Glas im Wasserbad erwärmen.",
+        "From 6 months.",
+        "Always supervise your baby while feeding.",
+        "48% Fett i. Tr.",
+        "Rinde nicht zum Verzehr geeignet.",
+        "Croûte non comestible.",
+        "Corteza no comestible.",
+        "Rind not edible.",
+        "Blend of honey from EU and non-EU countries.",
+        "Apples from more than one country.",
+        "Bottled by Viña Los Alerces, Valle Central, Chile.",
+        "Crianza. 13,5% vol.",
+        "2.1 UK units per bottle. 4.5% ABV",
+    ],
+)
+def test_tenth_round_furniture_is_no_ingredient(furniture: str) -> None:
+    """Wording of baby foods, cheeses, honey blends and drinks, written from the rules that require it."""
+    assert check(LIST + furniture, "MILK").verdict == "SAFE", check(LIST + furniture, "MILK").to_json()
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("Rice, water. Ab dem 6. Monat Milch.", "MILK"),  # the ordinal joins the sentence; the mask still spares milk
+        ("Rice, water. Nach dem 5. Monat mit Erdnüssen.", "PEANUT"),
+        ("Rice, water, dry", "MILK"),  # "dry milk" cut off: no wine category that begins a name carrying an allergen
+        ("Rice, water, sweet", "MILK"),  # "sweet whey"
+        ("Rice, water, dulce", "MILK"),  # "dulce de leche"
+        ("Rice, water. Rind not edible (coated with milk protein).", "MILK"),
+        ("Rice, water. Bottled by the almond farm.", "TREE_NUTS"),
+    ],
+)
+def test_tenth_round_furniture_never_hides_an_allergen(text: str, code: str) -> None:
     assert check(text, code).verdict != "SAFE", check(text, code).to_json()

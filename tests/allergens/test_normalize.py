@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dinecheck.allergens.normalize import is_known, normalize, resolve_key, split_keeps
 from dinecheck.allergens.ontology import RiskLevel, load_data_dir
@@ -278,3 +280,54 @@ def test_an_inflection_never_reads_a_word_cut_off_from_an_allergen_name(text: st
     assert check_label(f"water, salt, {text}", [code], FULL).verdict != "SAFE"
     # an ending of the name's own language still reads it, even when the word begins a longer name ("Eiernudeln")
     assert resolve_key("eiern", FULL)[1:] == ("eier", "inflection")
+
+
+def test_a_quantity_statement_naming_an_allergen_reads_as_the_foods_it_names() -> None:
+    """"… g de viande utilisés pour 100 g de saucisson sec": the meat and the product it makes are read like
+    ingredients — their allergens count, the rest of the profile is unaffected."""
+    resolution = normalize(tokenize("187 g de viande utilisés pour la préparation de 100 g de saucisson aux noisettes"),
+                           FULL)[0]  # fmt: skip
+    assert resolution.rule == "quantity statement"
+    assert {s.canonical_id for s in resolution.synonyms} >= {"meat", "hazelnut"}
+    text = "Porc, sel. 187 g de viande utilisés pour la préparation de 100 g de saucisson aux noisettes."
+    assert check_label(text, ["TREE_NUTS"], FULL).verdict == "AVOID"
+    assert check_label(text, ["PEANUT"], FULL).verdict == "SAFE"
+    text = "Schweinefleisch, Salz. Hergestellt aus 137 g Schweinefleisch je 100 g Schinken."
+    assert check_label(text, ["PEANUT"], FULL).verdict == "SAFE"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pork, salt. 137 g of zorble used per 100 g of ham.",  # a food nothing reads: the statement stays unknown
+        "Pork, salt. 137 g of meat used per 100 g of peanutbutter.",  # a name glued: nothing hidden is dropped
+        "Pork, salt. 137 g of meat used per 100 g of pean1t butter.",  # an OCR glyph
+    ],
+)
+def test_a_quantity_statement_with_a_food_it_cannot_read_is_never_safe(text: str) -> None:
+    assert check_label(text, ["PEANUT"], FULL).verdict != "SAFE"
+
+
+def _allergen_synonyms() -> list[tuple[str, str]]:
+    out = set()
+    for syns in FULL.synonyms.values():
+        for s in syns:
+            if s.text.isascii() and all(ch.isalnum() or ch in " '-" for ch in s.text):
+                out.update((p.code, s.text) for p in FULL.allergen_paths(s.canonical_id))
+    return sorted(out)
+
+
+QUANTITY_FORMS = [
+    "Sugar, salt. Prepared with {q} g of {s} per 100 g.",
+    "Sugar, salt. {q} g of meat used per 100 g of {s}.",
+    "Sucre, sel. {q} g de {s} utilisés pour la préparation de 100 g de produit fini.",
+    "Zucker, Salz. Hergestellt aus {q} g {s} je 100 g.",
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_allergen_synonyms()), st.sampled_from(QUANTITY_FORMS), st.integers(1, 400))
+def test_an_allergen_named_in_a_quantity_statement_is_never_safe(pair, form, q) -> None:
+    code, synonym = pair
+    text = form.format(q=q, s=synonym)
+    assert check_label(text, [code], FULL).verdict != "SAFE", text

@@ -199,3 +199,15 @@ def test_a_name_split_only_by_its_inner_hyphens_stays_whole() -> None:
     text = "Emulsifier: Mono- and Di-Glycerides of Fatty Acids"
     assert check_label(text, ["PEANUT"], onto).verdict == "SAFE"
     assert check_label("pea-nut and salt", ["PEANUT"], onto).verdict == "AVOID"
+
+
+def test_a_dotted_abbreviation_is_one_word_read_without_its_periods() -> None:
+    """"D.O.P.", "g.g.A.", "D.O.Ca.": designations of origin, never sentence ends; prose abbreviations ("e.g.") and
+    words of three letters or more ("sugar.salt") still part what they stand between."""
+    roles = [(t.key, t.role) for t in tokenize("Queso Manchego D.O.P., sal")]
+    assert roles == [("queso manchego", "ingredient"), ("dop", "note"), ("sal", "ingredient")]  # a trailing note
+    assert keys("Schinken g.g.A.; Salz") == ["schinken", "gga", "salz"]
+    assert keys("Vino tinto D.O.Ca. Rioja") == ["vino tinto doca", "rioja"]
+    assert keys("salt, e.g. pepper") == ["salt", "e", "g", "pepper"]
+    assert keys("sugar.salt.milk") == ["sugar", "salt", "milk"]
+    assert keys("L. acidophilus, milk") == ["l. acidophilus", "milk"]
