@@ -518,6 +518,12 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
             alt = remembered(ontology, "readings", bare, partial(_reading, bare, False, ontology))
             if alt[0]:
                 found = (alt[0], alt[1], "stereo prefix")
+        if not found[0] and _HAS_DIGIT.search(key) is not None:  # "vitamin D 2.5µg", "calcio 9,2", "1000 IU"
+            bare = " ".join(_AMOUNT_WORD.sub(" ", key).split())
+            if bare and bare != key:
+                alt = remembered(ontology, "readings", bare, partial(_reading, bare, False, ontology))
+                if alt[0]:
+                    found = (alt[0], alt[1], "amount")
         if not found[0] and _glyph_sites(key):  # "sa1t", "cocoa rnass"
             found = remembered(ontology, "glyphs", key, partial(_glyph_reading, key, ontology))
         if not found[0] and remembered(ontology, "bare_notes", key, partial(_bare_note, key, ontology)):
@@ -572,6 +578,10 @@ def _bare_note(key: str, ontology: Ontology) -> bool:
 
 
 _HAS_DIGIT = re.compile(r"\d")
+# an amount standing as a word of a token, with its unit or none: a supplement's dose ("vitamin D 2.5µg", "EPA 100mg",
+# "1000 IU"), a mineral water's figure ("calcio 9,2"): what the rest names is what the token is. Never digits inside a
+# word ("pean1ts", "0at5": OCR glyphs) nor a unit run into a word
+_AMOUNT_WORD = re.compile(r"(?<![^ (])[<>~]?\d+(?:[.,]\d+)? ?(?:mg|µg|μg|mcg|ug|g|kg|ml|cl|l|iu|ie|ui|kcal|kj)?(?![^ )])")
 
 
 def _glyph_sites(key: str) -> bool:

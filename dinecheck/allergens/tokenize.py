@@ -72,7 +72,10 @@ _PERCENT = regex.compile(
 _EMPHASIS = regex.compile(r"[*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»™®©]+|(?<!\w)_+|_+(?!\w)")
 _LEAD_WORDS = regex.compile(
     r"^(?:(?:dont|including|incl\.?|inkl\.?|davon|of which|di cui|de los cuales|incluant|including the following|with|"
-    r"avec|mit|con|from|aus|made from|made with|prepared with|prepared from)\s*:?\s+)+",
+    r"avec|mit|con|from|aus|made from|made with|prepared with|prepared from|"
+    # where a share stands (Directive 2000/36/EC: "Kakao: 30 % mindestens in der Milchschokolade", "cacao : 30 %
+    # minimum dans le chocolat au lait")
+    r"in der|in dem|im|in the|dans le|dans la|dans les|nel|nella|en el|en la)\s*:?\s+)+",
     regex.IGNORECASE,
 )
 _CONJ = regex.compile(
@@ -372,7 +375,8 @@ def _strip_span(s: str, start: int, end: int) -> tuple[int, int]:
 
 _EMPHASIS_CHARS = frozenset("*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»_™®©")
 _LEAD_FIRST = frozenset({"dont", "including", "incl", "incl.", "inkl", "inkl.", "davon", "of", "di", "de", "incluant",
-                         "with", "avec", "mit", "con", "from", "aus", "made", "prepared"})  # fmt: skip
+                         "with", "avec", "mit", "con", "from", "aus", "made", "prepared", "in", "im", "dans",
+                         "nel", "nella", "en"})  # fmt: skip
 
 
 def _clean(raw: str, lead: bool = True) -> str:

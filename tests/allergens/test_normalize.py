@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dinecheck.allergens.normalize import is_known, normalize, resolve_key, split_keeps
-from dinecheck.allergens.ontology import RiskLevel, load_data_dir
+from dinecheck.allergens.ontology import load_data_dir
 from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
 from dinecheck.allergens.tokenize import tokenize
 
@@ -137,11 +137,12 @@ def test_a_name_with_modifiers_around_it_is_known() -> None:
 
 def test_a_segmented_reading_never_cuts_through_a_name_that_carries_more() -> None:
     """"pasta de curry rojo 2g" reads exactly as pasta de | curry | rojo 2G (a colour), which loses the shrimp of red
-    curry paste, a name spanning the cuts: no segmented reading then (unknown, VERIFY, the paste as a hint)."""
+    curry paste, a name spanning the cuts: no segmented reading then — the paste is read, its amount aside."""
     onto = load_data_dir()
     r = check_label("Water, pasta de curry rojo 2g", ["SHELLFISH"], onto)
-    assert r.verdict == "VERIFY" and [(f.code, f.level) for f in r.findings] == [("SHELLFISH", RiskLevel.POSSIBLE)]
-    assert r.unmatched == ("pasta de curry rojo 2g",)
+    assert r.verdict == "AVOID" and r.unmatched == ()
+    paste = normalize(tokenize("pasta de curry rojo 2g"), onto)[0]
+    assert paste.rule == "amount" and paste.key == "pasta de curry rojo"
     # a list missing its commas whose cuts cross no other name is still read
     assert check_label("cornichons vinaigre de table sel", ["SHELLFISH"], onto).verdict == "SAFE"
 
@@ -331,3 +332,25 @@ def test_an_allergen_named_in_a_quantity_statement_is_never_safe(pair, form, q) 
     code, synonym = pair
     text = form.format(q=q, s=synonym)
     assert check_label(text, [code], FULL).verdict != "SAFE", text
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("vitamin D 2.5µg", "vitamin_d"),  # a supplement's dose
+        ("calcio 9,2", "calcium"),  # a mineral water's figure
+        ("vitamin E 1000 IU", "tocopherols"),
+    ],
+)
+def test_an_amount_standing_as_a_word_is_no_part_of_the_name(text: str, canonical: str) -> None:
+    resolution = normalize(tokenize(text), FULL)[0]
+    assert resolution.rule == "amount"
+    assert canonical in {s.canonical_id for s in resolution.synonyms}
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("Rice, pean1ts 2 g", "PEANUT"), ("Rice, 2 g m1lk", "MILK"), ("Rice, zorble 200 mg", "PEANUT")],
+)
+def test_an_amount_never_makes_a_damaged_or_unknown_word_readable(text: str, code: str) -> None:
+    assert check_label(text, [code], FULL).verdict != "SAFE"

@@ -250,3 +250,14 @@ def test_not_a_source_of_is_a_claim_that_hides_only_its_object() -> None:
     onto = load_data_dir()
     assert check_label("Water, sugar. Not a source of lactose.", ["MILK"], onto).verdict == "SAFE"
     assert check_label("Water, sugar. Not a source of lactose, whey.", ["MILK"], onto).verdict != "SAFE"
+
+
+def test_a_wine_fining_statement_names_its_allergens_and_only_them() -> None:
+    """FSANZ Standard 1.2.3 wording: "Produced with the aid of egg and milk products, traces may remain"."""
+    text = "Grapes, preservative (220). Produced with the aid of egg and milk products, traces may remain."
+    onto = load_data_dir()
+    assert check_label(text, ["PEANUT"], onto).verdict == "SAFE"
+    for code in ("EGG", "MILK"):
+        result = check_label(text, [code], onto)
+        assert result.verdict == "VERIFY"
+        assert [(f.code, f.level) for f in result.findings] == [(code, RiskLevel.TRACE)], result.to_json()

@@ -211,3 +211,9 @@ def test_a_dotted_abbreviation_is_one_word_read_without_its_periods() -> None:
     assert keys("salt, e.g. pepper") == ["salt", "e", "g", "pepper"]
     assert keys("sugar.salt.milk") == ["sugar", "salt", "milk"]
     assert keys("L. acidophilus, milk") == ["l. acidophilus", "milk"]
+
+
+def test_where_a_share_stands_is_no_part_of_the_name() -> None:
+    """Directive 2000/36/EC: "Kakao: 30 % mindestens in der Milchschokolade" — the chocolate it names is read."""
+    assert keys("Kakao 30 % mindestens, in der Milchschokolade") == ["kakao", "milchschokolade"]
+    assert keys("cacao, dans le chocolat au lait") == ["cacao", "chocolat au lait"]
