@@ -88,8 +88,14 @@ _ABSENCE_PREFIXES = (
     "free from", "free of", "100% free from", "without", "sans", "senza", "sin", "ohne", "frei von", "exempt de",
     "suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
     "adatto per", "no contiene", "does not contain", "ne contient pas", "enthalt kein", "enthalt keine",
-    "non contiene", "not a source of", "contains no", "ne contient aucun", "ne contient aucune",
+    "non contiene", "not a source of", "contains no", "ne contient aucun", "ne contient aucune", "priva di", "privo di",
+    "privi di", "prive di", "libre de", "libres de", "exento de", "exenta de",
+    # "No soy. No gluten.": a claim only where it opens an item or a sentence and its object is a name
+    # (:data:`_OPENING_ONLY`; Spanish and Italian "no" is "not": "no se descarta la presencia de alérgenos")
+    "no",
 )  # fmt: skip
+# absence prefixes that are a claim only at the start of an item or sentence ("Grade No. 1", "no added sugar" aside)
+_OPENING_ONLY = frozenset({"no"})
 # suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
 _SUITABILITY = frozenset(
     {"suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
@@ -103,7 +109,8 @@ _AUDIENCE = regex.compile(
     r"|celiac[ie]|diabetic[ie]|congelazione"
     r"|(?P<allergy>(?:allerg|alerg|intoleran|unvertraglich)\w*))(?![^\W_])"
 )
-_ABSENCE_SUFFIX = regex.compile(r"[^\W\d_]+ free(?! (?:range|run|flowing|trade))\b|[^\W\d_]{3,}frei\b")
+# ("naturally free of gluten": "free of"/"free from" open a claim of their own, the word before is no object)
+_ABSENCE_SUFFIX = regex.compile(r"[^\W\d_]+ free(?! (?:range|run|flowing|trade|of|from)\b)\b|[^\W\d_]{3,}frei\b")
 _INTRO = regex.compile(  # (?P<tail>…): the "see …" part, kept as text if it names an allergen
     r"(?:contains|contain)(?: only)? (?:(?:less than )?\d+(?:[.,]\d+)? ?(?:%|percent)(?: or less)? of"
     r"|one or more of the following|less than \d+(?:[.,]\d+)? ?(?:%|percent) of)(?: the following)?"
@@ -380,6 +387,8 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
                 if where is not None:
                     kind = "instruction" if where == "sentence" else "instruction_item"
                     out.append(_Cand(s, e, e, None, kind, None, len(head)))
+                continue
+            if pat.kind == "absence" and head in _OPENING_ONLY and opens_sentence(t, s, e) is None:
                 continue
             if pat.tail is None:
                 out.append(_Cand(s, e, e, None, pat.kind, pat.phrase, len(head)))
@@ -740,6 +749,8 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 if _split_word(t[c.start : c.end], t[c.end : end], ontology):
                     continue  # "sin gle gloucester" is single Gloucester split by a space, not "without gle…"
                 obj = canonical_key(t[c.end : end])
+                if t[c.start : c.end] in _OPENING_ONLY and not resolve_key(obj, ontology)[0]:
+                    continue  # "no se descarta la presencia…" (Spanish "not"): "no" claims only a name that follows
                 suitability = t[c.start : c.end] in _SUITABILITY
                 if (not suitability and " " in obj and not resolve_key(obj, ontology)[0]
                         and _mentions_allergen(obj, ontology)):  # fmt: skip

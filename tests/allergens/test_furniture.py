@@ -89,9 +89,9 @@ def test_purpose_and_preservation_wording() -> None:
         ("Rice. Add 200 ml milk and stir for 2 minutes.", "MILK", "VERIFY"),  # only the verb is masked
         ("Tomatoes, salt. Made in Italy in a plant where nuts are used.", "PEANUT", "VERIFY"),
         ("Tomatoes, salt. Made in a factory that also handles allergens.", "PEANUT", "VERIFY"),
-        ("Rice. Nutrition facts per 100g: protein 6g, peanut butter 20g", "PEANUT", "VERIFY"),
-        # "Eiweiß" is protein in a nutrition table but also egg white: never masked
-        ("Zucker. Nährwerte pro 100 g: Brennwert 1500 kJ, Fett 3 g, Eiweiß 6 g, Salz 0,1 g", "EGG", "VERIFY"),
+        ("Rice. Nutrition facts per 100g: protein 6g, peanut butter 20g", "PEANUT", "AVOID"),  # read, its amount aside
+        # "Eiweiß" is protein in a nutrition table but also egg white: never masked (read as egg white, amount aside)
+        ("Zucker. Nährwerte pro 100 g: Brennwert 1500 kJ, Fett 3 g, Eiweiß 6 g, Salz 0,1 g", "EGG", "AVOID"),
     ],
 )
 def test_furniture_never_hides_an_allergen(text: str, code: str, expected: str) -> None:

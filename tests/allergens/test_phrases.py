@@ -261,3 +261,21 @@ def test_a_wine_fining_statement_names_its_allergens_and_only_them() -> None:
         result = check_label(text, [code], onto)
         assert result.verdict == "VERIFY"
         assert [(f.code, f.level) for f in result.findings] == [(code, RiskLevel.TRACE)], result.to_json()
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "verdict"),
+    [
+        ("Rice, water. No soy. No gluten.", "SOY", "SAFE"),  # "no" opening a sentence: a claim, like "free from"
+        ("Rice, water. No soy, no gluten, no dairy.", "PEANUT", "SAFE"),
+        ("Rice, water. No soy lecithin, soy flour.", "SOY", "VERIFY"),  # the further objects stay, held at POSSIBLE
+        ("Rice, grade No. 1 peanuts", "PEANUT", "VERIFY"),  # "No." of a number opens no claim
+        ("Rice, water, peanuts no", "PEANUT", "VERIFY"),  # nor does a "no" that opens nothing
+        ("Avena. A pesar del cuidado, no se descarta la presencia de alérgenos.", "PEANUT", "VERIFY"),  # "not"
+        ("No soy, no gluten", "FISH", "VERIFY"),  # a label of claims only lists no ingredient
+        ("Rice, water. Naturally free of gluten.", "PEANUT", "SAFE"),  # "free of" opens the claim, not "naturally free"
+        ("Rice, water. Naturalmente privo di glutine.", "PEANUT", "SAFE"),
+    ],
+)
+def test_no_and_privo_di_are_claims_of_absence(text: str, code: str, verdict: str) -> None:
+    assert check_label(text, [code], load_data_dir()).verdict == verdict
