@@ -117,6 +117,23 @@ def common_words() -> frozenset[str]:
     return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
+@lru_cache(maxsize=1)
+def english_homographs() -> frozenset[str]:
+    """English words that are food names of the ontology in other languages only (``data/english_homographs.txt``,
+    written by ``scripts/vocabulary/english_homographs.py``: "pan", Spanish bread; "pain", French bread). Only what
+    lets an English instruction's "frying pan" be no mention of bread (:mod:`phrases`)."""
+    text = (resources.files("dinecheck.allergens") / "data" / "english_homographs.txt").read_text("utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+# the function words that tell English prose from prose in the other label languages (closed classes, in folded form)
+ENGLISH_MARKERS = frozenset({"the", "of", "and", "with", "into", "until", "for", "from", "to", "your", "then", "over"})
+OTHER_MARKERS = frozenset({"de", "del", "la", "las", "los", "el", "y", "con", "para", "por", "le", "les", "du", "des",
+                           "et", "avec", "pour", "au", "aux", "un", "une", "il", "lo", "gli", "di", "della", "dello",
+                           "delle", "per", "nel", "nella", "der", "die", "das", "und", "mit", "fur", "im", "dem", "den",
+                           "ein", "eine", "auf", "zum", "zur", "en", "dans", "sur"})  # fmt: skip
+
+
 def opens_sentence(t: str, start: int, end: int) -> str | None:
     """Where the words ``t[start:end]`` stand when they open a sentence (``"sentence"``) or an item after a comma
     (``"item"``) and are followed by a word other than "of" (so "Spread (…)" and "Mix of seeds" stay names); None

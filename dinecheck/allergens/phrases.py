@@ -59,6 +59,9 @@ import ahocorasick
 import regex
 
 from dinecheck.allergens.furniture import (
+    ENGLISH_MARKERS,
+    OTHER_MARKERS,
+    english_homographs,
     furniture,
     instruction,
     nutrition_row,
@@ -566,11 +569,51 @@ def _region_keys(region: str) -> list[str]:
     return keys
 
 
+def _asked_keys(region: str, ontology: Ontology) -> list[str]:
+    """:func:`_region_keys`, each cut where it holds an English word that names a food in another language only,
+    when the key reads as English ("heat a little oil in a frying pan": Spanish "pan" is bread, English "pan" is
+    not; :func:`_english_parts`)."""
+    return [part for key in _region_keys(region) for part in _english_parts(key, ontology)]
+
+
+def _english_parts(key: str, ontology: Ontology) -> list[str]:
+    """``key`` cut at each English homograph (:func:`~dinecheck.allergens.furniture.english_homographs`) when it
+    holds an English function word and none of the other label languages', the homograph names a food only in
+    other languages in this ontology and no longer name holds it ("pan dulce" stays); else ``[key]``."""
+    words = key.split(" ")
+    homographs = english_homographs()
+    if homographs.isdisjoint(words) or ENGLISH_MARKERS.isdisjoint(words) or not OTHER_MARKERS.isdisjoint(words):
+        return [key]
+    parts: list[list[str]] = [[]]
+    for i, word in enumerate(words):
+        if word in homographs and _foreign_only(word, ontology) and not _in_longer_name(words, i, ontology):
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    return [" ".join(p) for p in parts if p]
+
+
+def _foreign_only(word: str, ontology: Ontology) -> bool:
+    syns = resolve_key(word, ontology)[0]
+    return bool(syns) and all(s.lang not in ("en", None) for s in syns)
+
+
+def _in_longer_name(words: list[str], i: int, ontology: Ontology) -> bool:
+    """Whether ``words[i]`` is a word of a name of two to four words there (not the word itself behind an article:
+    "a pan" reads as "pan")."""
+    for size in range(2, 5):
+        for start in range(max(0, i - size + 1), min(i, len(words) - size) + 1):
+            syns, matched, _rule = resolve_key(" ".join(words[start : start + size]), ontology)
+            if syns and matched != words[i]:
+                return True
+    return False
+
+
 def _mentions(region: str, ontology: Ontology) -> bool:
     # punctuation is no part of a word: "(peanuts)," names peanuts; each piece between punctuation is asked on its
     # own too, so a name across it cannot hide one ("raw chicken, meat floss": "chicken meat" would take "meat"); a
     # region longer than the word hints read is never masked ("do not serve … with peanuts", 300 words on)
-    keys = _region_keys(region)
+    keys = _asked_keys(region, ontology)
     return any(k.count(" ") >= MAX_HINT_WORDS or names_allergen(k, ontology) for k in keys)
 
 
@@ -710,7 +753,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 # verb may begin a name), so each allergen it names is POSSIBLE; its other words are the
                 # consumer's part, masked like any instruction
                 a, b = raw(c.start, end)
-                asked = [(k, *mention_codes(k, ontology)) for k in _region_keys(said(c.start, end))]
+                asked = [(k, *mention_codes(k, ontology)) for k in _asked_keys(said(c.start, end), ontology)]
                 mentioned = {code for _k, codes, _more in asked for code in codes}
                 # what only a compound, a glued word or an OCR glyph names ("cr ab", "50le") has no code here: the
                 # statement then applies to every profile allergen

@@ -59,8 +59,10 @@ SUFFIXES = {
 MIN_CHARS = 3
 
 
-def read_wordnet(directory: Path) -> tuple[dict[str, set[str]], set[str], dict[str, set[str]]]:
-    """(lemma → its parts of speech, the lemmas with a food-like noun sense, inflected form → base forms)."""
+def read_wordnet(directory: Path, lexfiles: frozenset[int] = FOOD_LEXFILES, dish_words: bool = True
+                 ) -> tuple[dict[str, set[str]], set[str], dict[str, set[str]]]:
+    """(lemma → its parts of speech, the lemmas with a noun sense in ``lexfiles`` — food-like by default — and, with
+    ``dish_words``, every word of a food name of several words, inflected form → base forms)."""
     pos_of: dict[str, set[str]] = {}
     foodish: set[str] = set()
     for pos, name in POS_FILES.items():
@@ -73,9 +75,9 @@ def read_wordnet(directory: Path) -> tuple[dict[str, set[str]], set[str], dict[s
             for k in range(count):
                 lemma = fields[4 + 2 * k].split("(")[0].lower()  # "small(a)": an adjective's syntactic marker
                 pos_of.setdefault(lemma, set()).add(pos)
-                if pos == "n" and lexfile in FOOD_LEXFILES:
+                if pos == "n" and lexfile in lexfiles:
                     foodish.add(lemma)
-                    if lexfile == FOOD_LEXFILE:  # a dish of ordinary words ("angel_food_cake", "single_cream")
+                    if dish_words and lexfile == FOOD_LEXFILE:  # a dish of ordinary words ("single_cream")
                         foodish.update(lemma.split("_"))
     exceptions: dict[str, set[str]] = {}
     for name in POS_FILES.values():

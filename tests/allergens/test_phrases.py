@@ -279,3 +279,48 @@ def test_a_wine_fining_statement_names_its_allergens_and_only_them() -> None:
 )
 def test_no_and_privo_di_are_claims_of_absence(text: str, code: str, verdict: str) -> None:
     assert check_label(text, [code], load_data_dir()).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "verdict"),
+    [
+        ("Rice, water. Heat a little oil in a frying pan and cook for 5 minutes.", "GLUTEN", "SAFE"),  # English "pan"
+        ("Rice, water. Add to a pan of boiling water and simmer for 10 minutes.", "MILK", "SAFE"),
+        ("Arroz, agua. Calentar el pan 5 minutos.", "GLUTEN", "VERIFY"),  # Spanish prose: "pan" is bread
+        ("Rice, water. Serve with the pan de molde.", "GLUTEN", "VERIFY"),  # a Spanish function word: not English
+        ("Rice, water. Heat the pain au chocolat for 5 minutes.", "GLUTEN", "VERIFY"),  # a longer name holds it
+        ("Rice, water. Heat the pan with milk for 5 minutes.", "MILK", "VERIFY"),  # the rest is still asked
+    ],
+)
+def test_an_english_word_in_english_prose_is_no_foreign_food_name(text: str, code: str, verdict: str) -> None:
+    assert check_label(text, [code], load_data_dir()).verdict == verdict
+
+
+def test_english_homographs_name_food_in_other_languages_only() -> None:
+    """The shipped list (scripts/vocabulary/english_homographs.py) holds one-word names carrying an allergen, none of
+    whose synonyms is English or of no language; an English food word ("curd", "butter") is never one of them."""
+    from dinecheck.allergens.furniture import english_homographs
+
+    onto = load_data_dir()
+    words = english_homographs()
+    assert "pan" in words and "pain" in words
+    assert not words & {"curd", "butter", "milk", "bread", "sole", "brie"}
+    for word in words:
+        syns = onto.synonyms[word]
+        assert all(s.lang not in ("en", None) for s in syns), word
+        assert any(onto.allergen_paths(s.canonical_id) for s in syns), word
+
+
+def test_an_english_homograph_is_read_again_once_the_ontology_has_it_in_english(tmp_path: Path) -> None:
+    """A user's English synonym "pan" (say, a flatbread) makes the word a mention again in English prose."""
+    import shutil
+
+    from dinecheck.allergens import ontology as ontology_module
+
+    data = tmp_path / "data"
+    shutil.copytree(resources.files(ontology_module.__package__) / "data", data)
+    with (data / "ingredients" / "g_staples.jsonl").open("a", encoding="utf-8") as f:
+        f.write(json.dumps({"id": "test_pan_flatbread", "category": "bread", "allergens": {"GLUTEN": "DEFINITE"},
+                            "names": {"en": ["pan"]}}) + "\n")  # fmt: skip
+    text = "Rice, water. Heat a little oil in a frying pan and cook for 5 minutes."
+    assert check_label(text, ["GLUTEN"], load_data_dir(data)).verdict != "SAFE"

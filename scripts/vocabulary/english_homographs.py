@@ -1,0 +1,65 @@
+"""Write the English words that are food names of the ontology in other languages only,
+``dinecheck/allergens/data/english_homographs.txt`` (issue 8, tenth round; a data-authoring tool, not used at run time).
+
+"Heat a little oil in a frying pan": Spanish "pan" is bread, so the instruction named GLUTEN, MILK, EGG … and was never
+masked. In an English sentence an English word means what it means in English. A word is written when:
+
+* it is a one-word name of the shipped ontology that carries an allergen, and none of its synonyms with that key is
+  English or of no language (``pan``: Spanish bread; ``pain``: French bread; ``tome``: a French cheese);
+* it is all lower case in the English word lists (SCOWL size 35, Debian ``wamerican-small`` / ``wbritish-small``);
+* no WordNet base form of it has a noun sense among foods, plants or substances (``noun.food``, ``noun.plant``,
+  ``noun.substance``): "curd" and "rape" (the plant) are food in English too and are left out. Animals are not
+  asked ("pan" is also the chimpanzees' genus), nor the words of a dish's name ("pan gravy").
+
+At run time (:mod:`dinecheck.allergens.phrases`) such a word is no mention in a region that reads as English and not
+as the word's own language, unless it is part of a longer name there, and only while every synonym of it in the
+ontology in use is still of another language.
+
+Usage: ``python scripts/vocabulary/english_homographs.py --wordnet /usr/share/wordnet --words FILE [--words FILE …]
+[--write]`` (without ``--write`` it reports).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from common_words import base_forms, read_wordnet  # scripts/vocabulary is the working directory's sibling
+
+OUT = Path(__file__).resolve().parents[2] / "dinecheck" / "allergens" / "data" / "english_homographs.txt"
+FOOD_NOT_ANIMAL = frozenset({13, 20, 27})  # noun.food, noun.plant, noun.substance
+
+
+def english_homographs(word_lists: list[Path], wordnet: Path) -> list[str]:
+    from dinecheck.allergens.ontology import load_data_dir
+
+    pos_of, foodish, exceptions = read_wordnet(wordnet, FOOD_NOT_ANIMAL, dish_words=False)
+    english = {e for path in word_lists for e in path.read_text("utf-8").splitlines()
+               if e.isalpha() and e.isascii() and e == e.lower()}  # fmt: skip
+    onto = load_data_dir()
+    out = []
+    for key, syns in onto.synonyms.items():
+        if " " in key or key not in english or any(s.lang in ("en", None) for s in syns):
+            continue
+        if any(onto.allergen_paths(s.canonical_id) for s in syns) and not (base_forms(key, pos_of, exceptions) & foodish):
+            out.append(key)
+    return sorted(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--wordnet", type=Path, required=True, help="the WordNet dict directory (data.noun …)")
+    parser.add_argument("--words", type=Path, action="append", required=True, help="a word list, one word a line")
+    parser.add_argument("--write", action="store_true", help=f"write {OUT.name} (else only report)")
+    args = parser.parse_args()
+    words = english_homographs(args.words, args.wordnet)
+    print(f"{len(words)} words: {' '.join(words)}")
+    if args.write:
+        header = ("# English words that are food names of the ontology in other languages only "
+                  "(scripts/vocabulary/english_homographs.py: SCOWL size 35 filtered by Princeton WordNet 3.0)\n")
+        OUT.write_text(header + "\n".join(words) + "\n", "utf-8")
+        print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
