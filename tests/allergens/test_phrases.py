@@ -286,6 +286,7 @@ def test_no_and_privo_di_are_claims_of_absence(text: str, code: str, verdict: st
     [
         ("Rice, water. Heat a little oil in a frying pan and cook for 5 minutes.", "GLUTEN", "SAFE"),  # English "pan"
         ("Rice, water. Add to a pan of boiling water and simmer for 10 minutes.", "MILK", "SAFE"),
+        ("Rice, water. Pan fry for 5 minutes.", "GLUTEN", "SAFE"),  # an instruction lead with it
         ("Arroz, agua. Calentar el pan 5 minutos.", "GLUTEN", "VERIFY"),  # Spanish prose: "pan" is bread
         ("Rice, water. Serve with the pan de molde.", "GLUTEN", "VERIFY"),  # a Spanish function word: not English
         ("Rice, water. Heat the pain au chocolat for 5 minutes.", "GLUTEN", "VERIFY"),  # a longer name holds it
