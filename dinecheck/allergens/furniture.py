@@ -128,6 +128,14 @@ def english_homographs() -> frozenset[str]:
 
 # the function words that tell English prose from prose in the other label languages (closed classes, in folded form)
 ENGLISH_MARKERS = frozenset({"the", "of", "and", "with", "into", "until", "for", "from", "to", "your", "then", "over"})
+# what makes a word before it an English noun: a determiner or a cookware word ("the pan", "a frying pan", "a non-stick
+# pan"; "a" only in prose with other English function words: folded French "à" is "a" too, "pâte à pain") — or an
+# English verb after it ("pan fry", "pan-seared")
+ENGLISH_DETERMINERS = frozenset({"an", "the", "your", "this", "each", "every", "one", "another", "same", "separate",
+                                 "large", "small", "medium", "big", "hot", "heavy", "shallow", "deep", "wide", "clean",
+                                 "frying", "stick", "nonstick", "baking", "roasting", "grill", "griddle", "heated",
+                                 "preheated", "greased", "oiled", "lined"})  # fmt: skip
+ENGLISH_VERBS_AFTER = frozenset({"fry", "fried", "frying", "sear", "seared", "searing"})
 OTHER_MARKERS = frozenset({"de", "del", "la", "las", "los", "el", "y", "con", "para", "por", "le", "les", "du", "des",
                            "et", "avec", "pour", "au", "aux", "un", "une", "il", "lo", "gli", "di", "della", "dello",
                            "delle", "per", "nel", "nella", "der", "die", "das", "und", "mit", "fur", "im", "dem", "den",

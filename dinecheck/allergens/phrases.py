@@ -59,7 +59,9 @@ import ahocorasick
 import regex
 
 from dinecheck.allergens.furniture import (
+    ENGLISH_DETERMINERS,
     ENGLISH_MARKERS,
+    ENGLISH_VERBS_AFTER,
     OTHER_MARKERS,
     english_homographs,
     furniture,
@@ -577,16 +579,22 @@ def _asked_keys(region: str, ontology: Ontology) -> list[str]:
 
 
 def _english_parts(key: str, ontology: Ontology) -> list[str]:
-    """``key`` cut at each English homograph (:func:`~dinecheck.allergens.furniture.english_homographs`) when it
-    holds an English function word and none of the other label languages', the homograph names a food only in
-    other languages in this ontology and no longer name holds it ("pan dulce" stays); else ``[key]``."""
+    """``key`` cut at each English homograph (:func:`~dinecheck.allergens.furniture.english_homographs`) that stands
+    as an English noun — after an English determiner or cookware word, or before an English verb ("a frying pan",
+    "pan fry") — in a key holding no function word of the other label languages, when the homograph names a food
+    only in other languages in this ontology and no longer name holds it ("pan dulce"); else ``[key]``. "Serve with
+    pan." keeps its Spanish bread: nothing there makes "pan" English."""
     words = key.split(" ")
     homographs = english_homographs()
-    if homographs.isdisjoint(words) or ENGLISH_MARKERS.isdisjoint(words) or not OTHER_MARKERS.isdisjoint(words):
+    if homographs.isdisjoint(words) or not OTHER_MARKERS.isdisjoint(words):
         return [key]
+    english = not ENGLISH_MARKERS.isdisjoint(words)
     parts: list[list[str]] = [[]]
     for i, word in enumerate(words):
-        if word in homographs and _foreign_only(word, ontology) and not _in_longer_name(words, i, ontology):
+        before = words[i - 1] if i > 0 else ""
+        after = words[i + 1] if i + 1 < len(words) else ""
+        noun = before in ENGLISH_DETERMINERS or (before == "a" and english) or after in ENGLISH_VERBS_AFTER
+        if word in homographs and noun and _foreign_only(word, ontology) and not _in_longer_name(words, i, ontology):
             parts.append([])
         else:
             parts[-1].append(word)

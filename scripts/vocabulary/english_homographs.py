@@ -11,9 +11,10 @@ masked. In an English sentence an English word means what it means in English. A
   ``noun.substance``): "curd" and "rape" (the plant) are food in English too and are left out. Animals are not
   asked ("pan" is also the chimpanzees' genus), nor the words of a dish's name ("pan gravy").
 
-At run time (:mod:`dinecheck.allergens.phrases`) such a word is no mention in a region that reads as English and not
-as the word's own language, unless it is part of a longer name there, and only while every synonym of it in the
-ontology in use is still of another language.
+At run time (:mod:`dinecheck.allergens.phrases`) such a word is no mention where it stands as an English noun (after
+an English determiner or cookware word, or before an English verb: "a frying pan", "pan fry") in prose holding no
+function word of the other label languages, unless it is part of a longer name there, and only while every synonym
+of it in the ontology in use is still of another language. "Serve with pan." keeps its Spanish bread.
 
 Usage: ``python scripts/vocabulary/english_homographs.py --wordnet /usr/share/wordnet --words FILE [--words FILE …]
 [--write]`` (without ``--write`` it reports).

@@ -291,6 +291,7 @@ def test_no_and_privo_di_are_claims_of_absence(text: str, code: str, verdict: st
         ("Rice, water. Serve with the pan de molde.", "GLUTEN", "VERIFY"),  # a Spanish function word: not English
         ("Rice, water. Heat the pain au chocolat for 5 minutes.", "GLUTEN", "VERIFY"),  # a longer name holds it
         ("Rice, water. Heat the pan with milk for 5 minutes.", "MILK", "VERIFY"),  # the rest is still asked
+        ("Rice, water. Serve with pan.", "GLUTEN", "VERIFY"),  # nothing makes it an English noun: Spanish bread
     ],
 )
 def test_an_english_word_in_english_prose_is_no_foreign_food_name(text: str, code: str, verdict: str) -> None:
