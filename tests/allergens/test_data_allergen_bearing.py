@@ -205,5 +205,5 @@ def test_any_allergen_synonym_in_any_case_or_spacing_keeps_its_allergens(
     variant = {"upper": text.upper(), "title": text.title(), "lower": text.lower(),
                "hyphen": text.replace(" ", "-"), "spaces": f"  {text.replace(' ', '   ')} "}[style]  # fmt: skip
     ids = {s.canonical_id for s in onto.lookup(lookup_key(variant))}
-    assert ids == {ing_id}
+    assert ing_id in ids  # a key two entries share reaches both ("mout": Dutch malt, French "moût" folded)
     assert onto.allergen_paths(ing_id)
