@@ -46,7 +46,9 @@ class Furniture:
     """The vocabulary, in lookup-key form."""
 
     statements: tuple[str, ...]
+    checked_statements: tuple[str, ...]  # statements masked only up to a "with" and when every word after is read
     sentences: tuple[str, ...]
+    advisories: tuple[str, ...]  # sentences masked only when every word is read
     instructions: tuple[str, ...]
     instruction_cues: frozenset[str]
     origin_leads: tuple[str, ...]
@@ -83,7 +85,9 @@ def furniture() -> Furniture:
     first_infinitives = [k for k in keys("instruction_finals") if k not in {*statements, *sentences}]
     return Furniture(
         statements=statements,
+        checked_statements=keys("checked_statements"),
         sentences=sentences,
+        advisories=keys("advisories"),
         instructions=tuple(dict.fromkeys((*keys("instructions"), *first_infinitives))),
         instruction_cues=frozenset(keys("instruction_cues")),
         origin_leads=keys("origin_leads"),

@@ -481,17 +481,19 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
         key = tok.key
         # a purpose clause ("to protect color and flavor") is made of purpose words only: its "flavor" is no
         # ingredient; any other note that names an allergen is read as an ingredient
-        if tok.role == "note" and (
-            is_purpose_note(key) or not remembered(ontology, "notes", key, partial(names_allergen, key, ontology))
-        ):
-            out.append(Resolution(tok, (), None, "note"))
-            continue
-        if tok.role == "note" and is_quantity_note(key):
+        quantity = tok.role == "note" and is_quantity_note(key)
+        if quantity:
             # "187 g de viande utilisés pour 100 g de saucisson sec": the foods it names, read like ingredients
             foods = remembered(ontology, "quantity", key, partial(_quantity_reading, key, ontology))
             if foods[0]:
                 out.append(Resolution(tok, *foods))
                 continue
+        if tok.role == "note" and (
+            is_purpose_note(key) or _AMOUNT_WORD.fullmatch(key) is not None  # "148g" is no OCR-damaged word
+            or not remembered(ontology, "notes", key, partial(names_allergen, key, ontology))
+        ) and not (quantity and unknown_words(key, ontology)):  # "… 37 g Nutella je 100 g": a food nothing reads
+            out.append(Resolution(tok, (), None, "note"))
+            continue
         hyphenated = "-" in tok.text
         found = None if hyphenated else plain.get(key)
         if found is None:
@@ -520,6 +522,8 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
                 found = (alt[0], alt[1], "stereo prefix")
         if not found[0] and _HAS_DIGIT.search(key) is not None:  # "vitamin D 2.5µg", "calcio 9,2", "1000 IU"
             bare = " ".join(_AMOUNT_WORD.sub(" ", key).split())
+            if bare.startswith("of "):  # "145 g of pork"
+                bare = bare[3:]
             if bare and bare != key:
                 alt = remembered(ontology, "readings", bare, partial(_reading, bare, False, ontology))
                 if alt[0]:
@@ -581,7 +585,10 @@ _HAS_DIGIT = re.compile(r"\d")
 # an amount standing as a word of a token, with its unit or none: a supplement's dose ("vitamin D 2.5µg", "EPA 100mg",
 # "1000 IU"), a mineral water's figure ("calcio 9,2"): what the rest names is what the token is. Never digits inside a
 # word ("pean1ts", "0at5": OCR glyphs) nor a unit run into a word
-_AMOUNT_WORD = re.compile(r"(?<![^ (])[<>~]?\d+(?:[.,]\d+)? ?(?:mg|µg|μg|mcg|ug|g|kg|ml|cl|l|iu|ie|ui|kcal|kj)?(?![^ )])")
+# a bare whole number of three digits or more is never one: it may be an additive's code ("conservateur 220",
+# "Emulgator 322", "enzyme 1105")
+_AMOUNT_WORD = re.compile(r"(?<![^ (])[<>~]?(?:\d+(?:[.,]\d+)? ?(?:mg|µg|μg|mcg|ug|g|kg|ml|cl|l|iu|ie|ui|kcal|kj)"
+                          r"|\d+[.,]\d+|\d{1,2})(?![^ )])")
 
 
 def _glyph_sites(key: str) -> bool:

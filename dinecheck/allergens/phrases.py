@@ -102,6 +102,8 @@ _ABSENCE_PREFIXES = (
 # absence prefixes that are a claim only at the start of an item or sentence ("Grade No. 1", "no added sugar" aside)
 _OPENING_ONLY = frozenset({"no"})
 # suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
+# the audience of a suitability claim that is people with coeliac disease (folded): "not suitable for coeliacs" is gluten
+_COELIAC = ("coeliac", "celiac", "zoliakie")
 _SUITABILITY = frozenset(
     {"suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
      "adatto per"}
@@ -285,7 +287,7 @@ class _Pattern:
     head: str
     tail: str | None
     phrase: RiskPhrase | None  # None: an absence prefix or a statement
-    kind: str = "risk"  # "risk" | "absence" | "statement"
+    kind: str = "risk"  # "risk" | "absence" | "statement" | "checked" | "sentence" | "advisory" | "instruction" …
 
 
 class _Index:
@@ -304,8 +306,9 @@ class _Index:
         for a in _ABSENCE_PREFIXES:
             seen.setdefault(f"{a}...None", _Pattern(a, None, None, "absence"))
         more = furniture()
-        for kind, words in (("sentence", more.sentences), ("instruction", more.instructions),
-                            ("origin", more.origin_leads), ("statement", more.statements)):  # fmt: skip
+        for kind, words in (("sentence", more.sentences), ("advisory", more.advisories),
+                            ("instruction", more.instructions), ("origin", more.origin_leads),
+                            ("statement", more.statements), ("checked", more.checked_statements)):  # fmt: skip
             for key in words:
                 seen.setdefault(f"{key}...None", _Pattern(key, None, None, kind))
         self.patterns = tuple(seen.values())
@@ -369,7 +372,7 @@ class _Cand:
     end: int  # end of the phrase itself (for "…" phrases: end of the tail)
     list_start: int
     list_end: int | None  # fixed list end for "…" phrases
-    kind: str  # "risk" | "absence" | "statement" | "intro" | "suffix"
+    kind: str  # "risk" | "absence" | "statement" | "checked" | "sentence" | "advisory" | "intro" | "suffix" …
     phrase: RiskPhrase | None
     weight: int = 0  # characters of the phrase itself (head + tail): breaks ties between equal spans
 
@@ -636,12 +639,42 @@ _WARNING_WORDS = regex.compile(
 )
 
 
-def _unread_words(region: str, ontology: Ontology) -> bool:
-    """Whether a word of ``region`` is read by nothing (:func:`~dinecheck.allergens.normalize.unknown_words`); a
-    region longer than the word hints read counts as unread (it is never masked)."""
+def _unread_words(region: str, ontology: Ontology, damaged: bool = True) -> bool:
+    """Whether a word of ``region`` is read by nothing (:func:`~dinecheck.allergens.normalize.unknown_words`; without
+    ``damaged``, a word of letters and digits — a lot code, a date — does not count); a region longer than the word
+    hints read counts as unread (it is never masked)."""
     key = canonical_key(_region_text(region))
-    return key.count(" ") >= MAX_HINT_WORDS or remembered(ontology, "unknown_words", region,
-                                                          lambda: unknown_words(key, ontology))  # fmt: skip
+    if key.count(" ") >= MAX_HINT_WORDS:
+        return True
+    if not damaged:
+        key = " ".join(w for w in key.split(" ") if w.isalpha())
+    return remembered(ontology, "unknown_words", key, lambda: unknown_words(key, ontology))
+
+
+# a negation before a claim of absence (within its item, at most three words before it: "not 100% free of nuts",
+# "no es libre de gluten", "non è privo di latte") or a "no" answering it ("Gluten free: No")
+_NEGATION_BEFORE = regex.compile(r"(?<![^\W_])(?:not|no|non|nicht|kein|keine|pas|never|nie|jamais|nunca|mai|isn't|isnt"
+                                 r"|is not|n'est pas)(?:[ %\d]+|\s+[^\W\d_]+){0,3}\s*$")
+_NEGATION_AFTER = regex.compile(r"\s*[:=\-–]?\s*(?:no|non|nein|not)(?![^\W_])")
+
+
+def _denial(t: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of the words denying the claim ``t[start:end]`` — a negation before it in its item, or a "no"
+    answering it ("Gluten free: No") — or None when nothing denies it."""
+    k = start
+    while k > 0 and t[k - 1] not in ".,;:!?()[]\n":
+        k -= 1
+    if (m := _NEGATION_BEFORE.search(t, k, start, timeout=_TIMEOUT)) is not None:
+        return m.start(), m.end()
+    if (m := _NEGATION_AFTER.match(t, end, timeout=_TIMEOUT)) is not None:
+        return m.start(), m.end()
+    return None
+
+
+# an operator line's lead ("bottled by", "fabriqué par", "hergestellt von", "prodotto da:") and what it goes on with
+# that is no operator's: the ingredient it was made with
+_OPERATOR_LEAD = regex.compile(r"(?<![^\W_])(?:by|for|par|pour|von|fur|durch|por|para|da|per):?$")
+_WITH_WORDS = regex.compile(r"(?<![^\W_])(?:with|avec|mit|con|using|containing|including)(?![^\W_])")
 
 
 def _compound_stem(stem: str, ontology: Ontology) -> bool:
@@ -727,14 +760,17 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 # applies to every profile allergen (issue 8, item 4)
                 hits.append(PhraseHit(t[c.start : end].strip(), "ALLERGEN_NOTICE", RiskLevel.POSSIBLE, (), (a, b)))
             continue
-        if c.kind in ("statement", "sentence", "instruction", "instruction_item", "origin"):
+        if c.kind in ("statement", "checked", "sentence", "advisory", "instruction", "instruction_item", "origin"):
             # a statement up to the end of its item (what follows a comma may be an ingredient again), an advisory,
             # contact line or instruction up to the end of its sentence, an origin line up to the end of its item
             # when it is short and says nothing of shared production (:mod:`furniture`)
-            if c.kind in ("sentence", "instruction", "instruction_item"):
+            if c.kind in ("sentence", "advisory", "instruction", "instruction_item"):
                 end = sentence_end(t, c.end, next_start)
             else:
                 end = _sentence_end(t, c.end, next_start, ".!?,;")
+            if (c.kind == "checked" or (c.kind == "sentence" and _OPERATOR_LEAD.search(t, c.start, c.end))) and (
+                    m := _WITH_WORDS.search(t, c.end, end, timeout=_TIMEOUT)):  # fmt: skip
+                end = m.start()  # "Brewed by Acme with Maris Otter": what it is made with is read, not masked
             if c.kind == "origin" and not origin_line(t[c.end : end], ontology.modifiers):
                 continue
             # "Faites cuire 10 minutes dans l'eau bouillante, égouttez et servez": a verb right after a masked
@@ -752,8 +788,10 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                     masks.append(raw(c.start, c.end))
                     statements.append(text[slice(*raw(c.start, c.end))])
                 continue
-            if c.kind in ("instruction", "instruction_item") and _unread_words(said(c.start, end), ontology):
+            if c.kind in ("instruction", "instruction_item", "advisory") and _unread_words(said(c.start, end), ontology):
                 continue  # "Cook the Yorkshires for 4 min": a word nothing reads may be the product's name
+            if c.kind == "checked" and _unread_words(said(c.end, end), ontology, damaged=False):
+                end = c.end  # "Inedible rind coated with hazlenuts": a word nothing reads after it is no part of it
             if c.kind in ("instruction", "instruction_item") and _mentions_allergen(said(c.start, end), ontology):
                 if "(" in t[c.start : end] or "[" in t[c.start : end]:
                     continue  # "Cook for 2 minutes (with butter)": a bracket holds components — nothing is masked
@@ -779,14 +817,45 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 # "prepared with 35 g of fruit per 100 g": the amount before "per 100 g" belongs to the statement
                 lead = _item_start(t, c.start, chosen[n - 1].end if n > 0 else 0, conj=False)
                 if lead < c.start and quantity_lead(t[lead : c.start]) and not _mentions_allergen(
-                        said(lead, c.start), ontology):  # fmt: skip
-                    start = lead
+                        said(lead, c.start), ontology) and not _unread_words(said(lead, c.start), ontology):  # fmt: skip
+                    start = lead  # never a food nothing reads ("made with 35 g hazlenuts per 100 g")
             masks.append(raw(start, end))
             statements.append(text[slice(*raw(start, end))])
             if c.kind in ("instruction", "instruction_item"):
                 instruction_until = end
             continue
         if c.kind in ("absence", "suffix"):
+            if (denied := _denial(t, c.start, c.end)) is not None:
+                # "Not free of gluten", "No es libre de gluten", "Gluten free: No": no claim, a warning that the
+                # allergen it names may be there; "Not suitable for coeliacs" says the product has gluten, "not
+                # suitable for vegetarians" says nothing of allergens
+                if t[c.start : c.end] not in _SUITABILITY:
+                    if c.kind == "suffix":
+                        obj_start, obj_end = c.start, c.end
+                        obj = t[c.start : c.end].removesuffix("frei").removesuffix(" free")
+                    else:
+                        obj_start, obj_end = c.end, _first_item_end(t, c.end, next_start)
+                        obj = t[obj_start:obj_end]
+                    named_codes, more = mention_codes(canonical_key(_region_text(obj)), ontology)
+                    if named_codes and not more and not _unread_words(obj, ontology):
+                        a, b = raw(min(denied[0], c.start), max(denied[1], obj_end))
+                        masks.append((a, b))
+                        hits.append(PhraseHit(text[a:b].strip(), "CROSS_CONTAMINATION", RiskLevel.POSSIBLE,
+                                              _ordered(tuple(named_codes)), (a, b)))  # fmt: skip
+                    continue
+                if t[c.start : c.end] in _SUITABILITY:
+                    item_end = _sentence_end(t, c.end, next_start, ".!?,;")
+                    m = _AUDIENCE.search(t, c.end, item_end, timeout=_TIMEOUT)
+                    if m is not None and m.group("allergy") is None and not _mentions_allergen(
+                            said(c.end, m.end()), ontology):  # fmt: skip
+                        a, b = raw(_item_start(t, c.start, chosen[n - 1].end if n > 0 else 0, conj=False), m.end())
+                        masks.append((a, b))
+                        if m.group(0).startswith(_COELIAC):
+                            hits.append(PhraseHit(text[a:b].strip(), "NOT_SUITABLE", RiskLevel.DEFINITE, ("GLUTEN",),
+                                                  (a, b)))  # fmt: skip
+                        else:
+                            statements.append(text[a:b])
+                continue
             prev_end = chosen[n - 1].end if n > 0 else 0
             if c.kind == "suffix":
                 start, end = c.start, c.end

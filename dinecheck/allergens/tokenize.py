@@ -146,6 +146,7 @@ _TRAILING_NOTE_WORDS = (" as ", " to ", " for ", " used ", " added ", "origin", 
 # any of the words (literal alternatives: the standard ``re`` tries each at each position, no backtracking)
 _TRAILING_NOTE_WORD = re.compile("|".join(map(re.escape, _TRAILING_NOTE_WORDS)))
 _LETTER = re.compile(r"[^\W\d_]")  # single character classes cannot backtrack: stdlib re
+_INS_NUMBER = re.compile(r"1\d{2,3}|[2-9]\d{2}")  # the range of the E-numbers (E100–E1521)
 _TRAILING_NOTE = regex.compile(
     r"\s+(?:(?:as an?|to|for|used as an?|added as an?)\s[^;()]*"
     r"|(?:origine?|origin|herkunft|provenance|procedencia|provenienza)\b[^;()]*"
@@ -201,11 +202,11 @@ _AMOUNT_ONLY = re.compile(r"[<>~]?\s?\d+(?:[.,]\d+)?\s?(?:g|mg|kg|ml|cl|l|kcal|k
 
 # an additive's international number without its "E" (Codex INS; Australian and New Zealand labels print "472e",
 # "preservative 220", "food acid (330)"; Indian, Gulf and South-East Asian labels "INS 330", "INS No. 211"): after a
-# class word or "INS", or alone
+# class word or "INS", or alone; its sub-letter is a to f ("148g" is an amount)
 _INS = re.compile(r"(?:(?:preservatives?|antioxidants?|emulsifiers?|thickeners?|stabili[sz]ers?|colou?rs?|food acids?|"
                   r"acidity regulators?|raising agents?|flavou?r enhancers?|sweeteners?|humectants?|firming agents?|"
                   r"gelling agents?|anti ?caking agents?|mineral salts?|glazing agents?|acids?) \(?)?"
-                  r"(?:ins ?(?:no\.? ?)?)?(1\d{2,3}|[2-9]\d{2})(?: ?\(?([a-h]|i{1,3}|iv|v|vi)\)?)?\)?$")
+                  r"(?:ins ?(?:no\.? ?)?)?(1\d{2,3}|[2-9]\d{2})(?: ?\(?([a-f]|i{1,3}|iv|v|vi)\)?)?\)?$")
 # a US certified colour (21 CFR 74): "FD&C Yellow No. 5", "Red 40 Lake", "D&C Red No. 33"
 _US_COLOUR = re.compile(r"(?:f ?d ?& ?c |d ?& ?c )?(red|yellow|blue|green|orange|citrus red) (?:no\.? ?|#)?(\d{1,2})"
                         r"(?: (?:aluminum |aluminium )?lake)?$")
@@ -409,6 +410,10 @@ def _token_info(raw: str) -> tuple[str, str, bool, bool, bool, bool, bool] | Non
     """Everything about a token that depends on its text alone (cached: label batches repeat ingredient strings):
     ``(text, key, is_note, is_header, may_have_trailing_note, has_digit, is_vitamin_letter)``; None when empty."""
     text = _clean(raw)
+    if text and _INS_NUMBER.fullmatch(text) is not None:
+        # an additive's number alone ("Preservative (220)", "emulsifiers 476, 322": Codex INS): a note whose key is
+        # its E-number, read like one when that names an allergen (E1105 lysozyme: egg); any other is no ingredient
+        return (text, "e" + text, True, False, False, True, False)
     if not text or _LETTER.search(text) is None:
         return None
     key = canonical_key(text)
@@ -422,9 +427,11 @@ def _token_info(raw: str) -> tuple[str, str, bool, bool, bool, bool, bool] | Non
     if len(key) <= 3 and (key in ("i", "ii", "iii", "iv") or (len(key) == 1 and not _VITAMIN_LETTER.match(key))
                           or text.casefold() == "à"):  # fmt: skip
         is_note = True  # a letter left of an abbreviation ("D.O.", "S.L."), a roman numeral, a stray "à"
+    # an amount with only the wording of a quantity statement ("100 g de produit fini élaboré") is a note too
     is_note = (is_note or is_note_item(key) or (has_digit and _TIME_OR_HEAT.match(key) is not None)
-               or (has_digit and (is_quantity_note(key) or _AMOUNT_ONLY.match(key) is not None
-                                  or _DOSE.match(key) is not None or nutrition_item(key))))  # fmt: skip
+               or (has_digit and (is_quantity_note(key) or not quantity_names(key)
+                                  or _AMOUNT_ONLY.match(key) is not None or _DOSE.match(key) is not None
+                                  or nutrition_item(key))))  # fmt: skip
     may_trail = " " in key and _TRAILING_NOTE_WORD.search(key) is not None
     return (text, key, is_note, key in HEADER_KEYS, may_trail, has_digit,
             _VITAMIN_LETTER.match(key) is not None)  # fmt: skip

@@ -265,7 +265,11 @@ def test_a_warning_naming_a_hazard_and_an_allergen_keeps_the_allergen() -> None:
 
 
 def test_an_additive_number_without_its_e_reads_as_the_e_number() -> None:
-    assert [t.key for t in tokenize("emulsifiers (481, 472e), preservative 220")] == ["emulsifiers", "e472e", "e220"]
+    # a number alone is a note keyed by its E-number: read when that names an allergen (E1105 lysozyme: egg)
+    assert [(t.key, t.role) for t in tokenize("emulsifiers (481, 472e), preservative 220")] == [
+        ("emulsifiers", "ingredient"), ("e481", "note"), ("e472e", "ingredient"), ("e220", "ingredient")]
+    assert check("Milk, salt, rennet, preservative (1105)", "EGG").verdict != "SAFE"
+    assert check("Sugar, emulsifiers 476, 322", "SOY").verdict != "SAFE"
     assert [t.key for t in tokenize("sugar 100g")] == ["sugar 100g"]  # an amount is no additive number
     # the Codex INS number as Indian and Gulf labels print it
     assert [t.key for t in tokenize("acidity regulator (INS 330), INS No. 211, INS150d, ins 1422")] == [
@@ -363,7 +367,8 @@ def test_no_furniture_entry_names_an_allergen() -> None:
 
     f = furniture()
     naming = []
-    for name in ("statements", "sentences", "instructions", "notes", "origin_leads", "places", "regions",
+    for name in ("statements", "checked_statements", "sentences", "advisories", "instructions", "notes",
+                 "origin_leads", "places", "regions",
                  "origin_words", "physical_hazards", "nutrition_heads", "nutrition_words", "quantity_words"):  # fmt: skip
         for entry in getattr(f, name):
             words = [w for w in entry.split() if w not in REWRITE_ARTEFACTS]

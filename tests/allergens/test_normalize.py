@@ -295,6 +295,10 @@ def test_a_quantity_statement_naming_an_allergen_reads_as_the_foods_it_names() -
     assert check_label(text, ["PEANUT"], FULL).verdict == "SAFE"
     text = "Schweinefleisch, Salz. Hergestellt aus 137 g Schweinefleisch je 100 g Schinken."
     assert check_label(text, ["PEANUT"], FULL).verdict == "SAFE"
+    # the amount of product first, the amount of meat after
+    text = "Porc, sel. 100 g de produit fini élaboré avec 145 g de viande de porc."
+    assert check_label(text, ["PEANUT"], FULL).verdict == "SAFE"
+    assert check_label("Sugar, 100 g of product made with peanuts.", ["PEANUT"], FULL).verdict == "AVOID"
 
 
 @pytest.mark.parametrize(
@@ -323,6 +327,8 @@ QUANTITY_FORMS = [
     "Sugar, salt. {q} g of meat used per 100 g of {s}.",
     "Sucre, sel. {q} g de {s} utilisés pour la préparation de 100 g de produit fini.",
     "Zucker, Salz. Hergestellt aus {q} g {s} je 100 g.",
+    "Porc, sel. 100 g de produit fini élaboré avec {q} g de {s}.",
+    "Sugar, salt. 100 g of finished product prepared with {q} g of {s}.",
 ]
 
 

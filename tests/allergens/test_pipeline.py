@@ -448,3 +448,95 @@ def test_a_specification_never_hides_an_allergen() -> None:
     assert check_label("oil (peanut), water", ["PEANUT"], FULL).verdict == "AVOID"
     assert check_label("flakes (almond), water", ["TREE_NUTS"], FULL).verdict == "AVOID"
     assert check_label("sugar (pnuts), water", ["PEANUT"], FULL).verdict != "SAFE"
+
+
+# the tenth round's red team, on the round's first rules: an additive's number taken for an amount or dropped
+# alone, a claim of absence denied ("not free of", "no es libre de", "Gluten free: No"), an operator line or a rind,
+# blend or supervision statement going on with an ingredient nothing reads, a quantity statement naming one
+RED_TEAM_TENTH = [
+    ('Abricots secs, conservateur 220', 'SULPHITES'),
+    ('Getrocknete Aprikosen, Konservierungsstoff 220', 'SULPHITES'),
+    ('Albicocche secche, conservante 220', 'SULPHITES'),
+    ('Wheat flour, flour treatment agent 223', 'SULPHITES'),
+    ('Milk, salt, rennet, enzyme 1105', 'EGG'),
+    ('Formaggio (latte, sale, caglio, conservante 1105)', 'EGG'),
+    ('Zucker, Kakaobutter, Emulgator 322', 'SOY'),
+    ('Sucre, beurre de cacao, émulsifiant 322', 'SOY'),
+    ('Sugar, modified starch 1403', 'GLUTEN'),
+    ('Zucker, modifizierte Stärke 1403', 'GLUTEN'),
+    ('Zucker, Süßungsmittel 966', 'MILK'),
+    ('Dried apricots, preservative (220)', 'SULPHITES'),
+    ('Dried apricots, preservative: 220', 'SULPHITES'),
+    ('Grapes, preservatives (220, 224)', 'SULPHITES'),
+    ('Flour, flour treatment agent (223)', 'SULPHITES'),
+    ('Milk, salt, rennet, preservative (1105)', 'EGG'),
+    ('Sugar, cocoa butter, emulsifier (322)', 'SOY'),
+    ('Sugar, emulsifiers 476, 322', 'SOY'),
+    ('Sugar, modified starch (1403)', 'GLUTEN'),
+    ('Sugar, sweetener (966)', 'MILK'),
+    ('Arroz, agua. No es libre de gluten.', 'GLUTEN'),
+    ('Arroz, agua. No está libre de gluten.', 'GLUTEN'),
+    ('Arroz, agua. No libre de leche.', 'MILK'),
+    ('Arroz, agua. No libre de frutos secos.', 'TREE_NUTS'),
+    ('Arroz, agua. No exento de gluten.', 'GLUTEN'),
+    ('Arroz, agua. No exenta de gluten.', 'GLUTEN'),
+    ('Arroz, agua. No 100% libre de gluten.', 'GLUTEN'),
+    ('Riso, acqua. Non è privo di latte.', 'MILK'),
+    ('Riso, acqua. Non privo di frutta a guscio.', 'TREE_NUTS'),
+    ('Riso, acqua. Non priva di glutine.', 'GLUTEN'),
+    ('Riso, acqua. Non al 100% privo di glutine.', 'GLUTEN'),
+    ('Rice, water. Not free of gluten.', 'GLUTEN'),
+    ('Rice, water. It is not free of peanuts.', 'PEANUT'),
+    ('Rice, water. Not free of nuts.', 'TREE_NUTS'),
+    ('Rice, water. This product is not gluten free.', 'GLUTEN'),
+    ('Rice, water. This product is not nut free.', 'TREE_NUTS'),
+    ('Rice, water. Not 100% free of nuts.', 'TREE_NUTS'),
+    ('Rice, water. Not suitable for coeliacs.', 'GLUTEN'),
+    ('Arroz, agua. No apto para celíacos.', 'GLUTEN'),
+    ('Riso, acqua. Non adatto ai celiaci.', 'GLUTEN'),
+    ('Reis, Wasser. Nicht geeignet für Zöliakiebetroffene.', 'GLUTEN'),
+    ('Reis, Wasser. Nicht frei von Gluten.', 'GLUTEN'),
+    ('Riz, eau. Non exempt de gluten.', 'GLUTEN'),
+    ('Rice flour, water. Gluten free: No.', 'GLUTEN'),
+    ('Rice flour, water. Dairy free: No. Nut free: No.', 'MILK'),
+    ('Water, hops, yeast. Brewed by Acme Brewing Co. with Maris Otter.', 'GLUTEN'),
+    ('Wasser, Hopfen, Hefe. Gebraut von Brauerei Acme am 12. März mit Maris Otter.', 'GLUTEN'),
+    ('Rice, water. Bottled by Acme with penauts.', 'PEANUT'),
+    ('Rice, water. Bottled by Acme Ltd. with mozarella.', 'MILK'),
+    ('Rice, water. Embotellado por Bodegas Acme, con mozarella.', 'MILK'),
+    ('Rice, water. Imbottigliato da Acme S.p.A. con amendoim.', 'PEANUT'),
+    ('Rice, water. Always supervise your baby when eating hazlenuts.', 'TREE_NUTS'),
+    ('Rice, water. Never leave your baby alone with Snickers.', 'PEANUT'),
+    ('Lait, sel, présure. Croûte non comestible enrobée de hazlenuts.', 'TREE_NUTS'),
+    ('Rice, water. Inedible rind coated with hazlenuts.', 'TREE_NUTS'),
+    ('Sugar, chocolate chunks from more than one country with Snickers pieces', 'PEANUT'),
+    ('Honey. Blend of honey from EU and non-EU countries with hazlenuts.', 'TREE_NUTS'),
+    ('Rice, prepared with 50 g of mozarella per 100 g.', 'MILK'),
+    ('Rice, water, made with 35 g hazlenuts per 100 g of product', 'TREE_NUTS'),
+    ('Zucker, hergestellt aus 37 g Nutella je 100 g Produkt', 'TREE_NUTS'),
+    ('Sucre, 18 g de noisetes utilisés pour 100 g de produit', 'TREE_NUTS'),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), RED_TEAM_TENTH)
+def test_what_the_tenth_round_red_team_found_is_never_safe(text: str, code: str, shipped) -> None:
+    assert check_label(text, [code], shipped).verdict != "SAFE"
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "verdict"),
+    [
+        ("Rice, water. Not suitable for coeliacs.", "GLUTEN", "AVOID"),  # a suitability denied: the product has gluten
+        ("Rice, water. Not suitable for coeliacs.", "PEANUT", "SAFE"),
+        ("Rice, water. Not suitable for vegetarians.", "PEANUT", "SAFE"),  # says nothing of allergens
+        ("Rice, water. Not suitable for home freezing.", "MILK", "SAFE"),
+        ("Rice, water. This product is not gluten free.", "PEANUT", "SAFE"),  # a warning naming gluten only
+        ("Rice, water. This product is not gluten free.", "GLUTEN", "VERIFY"),
+        ("Reis, Wasser. Nicht glutenfrei.", "GLUTEN", "VERIFY"),
+        ("Rice, water. Not free of nuts.", "GLUTEN", "SAFE"),
+        ("Rice, water. Not free of hazlenuts.", "GLUTEN", "VERIFY"),  # a denial naming what nothing reads
+        ("Rice, water. Free from gluten.", "GLUTEN", "SAFE"),  # no negation: the claim stands
+    ],
+)
+def test_a_denied_claim_is_read_for_what_it_says(text: str, code: str, verdict: str, shipped) -> None:
+    assert check_label(text, [code], shipped).verdict == verdict
