@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from common_words import base_forms, read_wordnet  # scripts/vocabulary is the working directory's sibling
+from common_words import base_forms, read_wordnet  # this script's own directory is on the path
 
 OUT = Path(__file__).resolve().parents[2] / "dinecheck" / "allergens" / "data" / "english_homographs.txt"
 FOOD_NOT_ANIMAL = frozenset({13, 20, 27})  # noun.food, noun.plant, noun.substance
