@@ -14,7 +14,9 @@ The rule is narrow on purpose, because a false SAFE must be impossible:
   "e.g.", "such as", "dont", "mit", …) and does not end with "etc."/"…";
 * at least one component is an ingredient token that is not an E-number and is not read as a note (a group of notes,
   "(organic)", "(Nicaragua)", declares nothing; "(E330)" is the code of the name, not its composition);
-* a heading ("Xyz:") counts only when an ingredient or further heading follows it in the same item;
+* a heading ("Xyz:") counts only when an ingredient or further heading follows it in the same item — one that is
+  not an E-number, and not read as a note unless the heading reads as a label's field (every word of it read, no
+  warning word: "Fanggebiet: Nordostatlantik"; "Nutella: Italy.", "Coeliacs: no" declare nothing);
 * the name is still scanned for allergen words (:mod:`detect`: "the unknown ingredient … contains the word(s) …"),
   so "butter biscuit pieces (flour, sugar)" keeps MILK at POSSIBLE; the name never counts as matched for the match
   rate and is reported in the result's reasons when the label would otherwise be SAFE.
@@ -48,12 +50,14 @@ def declared_names(
     masks: Sequence[tuple[int, int]],
     wanted: Collection[int] | None = None,
     notes: Collection[int] = (),
+    fields: Collection[int] = (),
 ) -> frozenset[int]:
     """Indexes of the tokens whose components the label declares (see the module docstring). ``text`` is the text
     the tokens' spans index; ``masks`` the spans the phrase stage hid from tokenisation (same coordinates);
     ``wanted``, when given, the only indexes worth asking about (the others are never returned); ``notes`` the
     indexes of tokens read as notes after normalisation (a place, a processing word: "Pcanuts (Nicaragua)" declares
-    nothing)."""
+    nothing); ``fields`` the indexes of headings that read as a label's fields (every word of them read, no warning
+    word: "Fanggebiet:", "Zona di pesca:"), the only headings a note may follow ("Fanggebiet: Nordostatlantik")."""
     out: set[int] = set()
     asked = range(len(tokens)) if wanted is None else sorted(wanted)
     if not asked:
@@ -77,6 +81,7 @@ def declared_names(
             nxt = tokens[i + 1]
             between = text[t.span[1] : nxt.span[0]]
             if (nxt.parent == t.parent and nxt.role in ("ingredient", "class") and ":" in between
+                    and (i + 1 not in notes or i in fields) and not _E_CODE.match(nxt.key)  # "Nutella: Italy."
                     and _ITEM_END.isdisjoint(between) and not _masked(t.span[1], nxt.span[0], masks)):  # fmt: skip
                 out.add(i)
     return frozenset(out)

@@ -140,6 +140,8 @@ ENGLISH_DETERMINERS = frozenset({"an", "the", "your", "this", "each", "every", "
                                  "frying", "stick", "nonstick", "baking", "roasting", "grill", "griddle", "heated",
                                  "preheated", "greased", "oiled", "lined"})  # fmt: skip
 ENGLISH_VERBS_AFTER = frozenset({"fry", "fried", "frying", "sear", "seared", "searing"})
+# the closed-class words that may follow such a noun in English ("a pan of water", "the pan on a low heat")
+ENGLISH_AFTER = ENGLISH_MARKERS | {"on", "in", "at", "or", "without", "is", "until"}
 OTHER_MARKERS = frozenset({"de", "del", "la", "las", "los", "el", "y", "con", "para", "por", "le", "les", "du", "des",
                            "et", "avec", "pour", "au", "aux", "un", "une", "il", "lo", "gli", "di", "della", "dello",
                            "delle", "per", "nel", "nella", "der", "die", "das", "und", "mit", "fur", "im", "dem", "den",

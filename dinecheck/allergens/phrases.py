@@ -59,6 +59,7 @@ import ahocorasick
 import regex
 
 from dinecheck.allergens.furniture import (
+    ENGLISH_AFTER,
     ENGLISH_DETERMINERS,
     ENGLISH_MARKERS,
     ENGLISH_VERBS_AFTER,
@@ -103,7 +104,7 @@ _ABSENCE_PREFIXES = (
 _OPENING_ONLY = frozenset({"no"})
 # suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
 # the audience of a suitability claim that is people with coeliac disease (folded): "not suitable for coeliacs" is gluten
-_COELIAC = ("coeliac", "celiac", "zoliakie")
+_COELIAC = ("coeliac", "celiac", "coeliaq", "celiaq", "zoliaki")
 _SUITABILITY = frozenset(
     {"suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
      "adatto per"}
@@ -575,33 +576,45 @@ def _region_keys(region: str) -> list[str]:
 
 
 def _asked_keys(region: str, ontology: Ontology) -> list[str]:
-    """:func:`_region_keys`, each cut where it holds an English word that names a food in another language only,
-    when the key reads as English ("heat a little oil in a frying pan": Spanish "pan" is bread, English "pan" is
-    not; :func:`_english_parts`)."""
-    return [part for key in _region_keys(region) for part in _english_parts(key, ontology)]
+    """:func:`_region_keys` of the region with each English homograph that stands as an English noun cut out of it
+    (:func:`_english_region`: "heat a little oil in a frying pan" — Spanish "pan" is bread, English "pan" is not)."""
+    return _region_keys(_english_region(region, ontology))
 
 
-def _english_parts(key: str, ontology: Ontology) -> list[str]:
-    """``key`` cut at each English homograph (:func:`~dinecheck.allergens.furniture.english_homographs`) that stands
-    as an English noun — after an English determiner or cookware word, or before an English verb ("a frying pan",
-    "pan fry") — in a key holding no function word of the other label languages, when the homograph names a food
-    only in other languages in this ontology and no longer name holds it ("pan dulce"); else ``[key]``. "Serve with
-    pan." keeps its Spanish bread: nothing there makes "pan" English."""
-    words = key.split(" ")
+_WORD = regex.compile(r"[^\W_]+")
+_CLAUSE_END = regex.compile(r"[,.;:!?)\]}]")
+
+
+def _english_region(region: str, ontology: Ontology) -> str:
+    """``region`` with each English homograph (:func:`~dinecheck.allergens.furniture.english_homographs`: "pan")
+    replaced by a separator where it stands as an English noun: right after an English determiner or cookware word
+    ("the", "your", "frying", "non-stick"; "a" only in prose with other English function words, since French "à"
+    folds to "a") and followed by the end of its clause, an English function word or an English verb ("a pan of
+    water", "the pan.", "pan fry") — in prose holding no function word of the other label languages, when the word
+    names a food only in other languages in this ontology and no longer name holds it ("pan dulce"). "Serve with
+    pan." and "warm the pan duro" keep their Spanish bread."""
     homographs = english_homographs()
-    if homographs.isdisjoint(words) or not OTHER_MARKERS.isdisjoint(words):
-        return [key]
-    english = not ENGLISH_MARKERS.isdisjoint(words)
-    parts: list[list[str]] = [[]]
-    for i, word in enumerate(words):
-        before = words[i - 1] if i > 0 else ""
-        after = words[i + 1] if i + 1 < len(words) else ""
-        noun = before in ENGLISH_DETERMINERS or (before == "a" and english) or after in ENGLISH_VERBS_AFTER
-        if word in homographs and noun and _foreign_only(word, ontology) and not _in_longer_name(words, i, ontology):
-            parts.append([])
-        else:
-            parts[-1].append(word)
-    return [" ".join(p) for p in parts if p]
+    if not homographs or not any(w.casefold() in homographs for w in _WORD.findall(region)):
+        return region
+    words = [(m, canonical_key(m.group())) for m in _WORD.finditer(region)]
+    keys = [k for _m, k in words]
+    if not OTHER_MARKERS.isdisjoint(keys):
+        return region
+    english = not ENGLISH_MARKERS.isdisjoint(keys)
+    cuts = []
+    for i, (m, key) in enumerate(words):
+        if key not in homographs or not _foreign_only(key, ontology) or _in_longer_name(keys, i, ontology):
+            continue
+        before = keys[i - 1] if i > 0 and not region[words[i - 1][0].end() : m.start()].strip(" -") else ""
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        between = region[m.end() : nxt[0].start()] if nxt is not None else ""
+        after = nxt[1] if nxt is not None else ""
+        ends = nxt is None or _CLAUSE_END.search(between) is not None or after in ENGLISH_AFTER or after.isdigit()
+        if ((before in ENGLISH_DETERMINERS or (before == "a" and english)) and ends) or after in ENGLISH_VERBS_AFTER:
+            cuts.append((m.start(), m.end()))
+    for a, b in reversed(cuts):
+        region = region[:a] + " | " + region[b:]
+    return region
 
 
 def _foreign_only(word: str, ontology: Ontology) -> bool:
@@ -635,38 +648,47 @@ _WARNING_WORDS = regex.compile(
     r"(?<![^\W_])(?:allerg\w*|alerg\w*|traces?|trazas?|tracce|traccia|spuren?|contamin\w*|kontamin\w*|cross|shared"
     r"|handl\w*|manipul\w*|verarbeit\w*|presence|presenza|presencia|auszuschlie\w*|ausgeschlossen|exclu\w*"
     r"|esclu\w*|descart\w*|ruled|garant\w*|guarant\w*|may|might|peut|peuvent|kann|konnen|puede|pueden|puo"
-    r"|possono|contains?|containing|contien\w*|enthalt\w*|contiene\w*|contengono)(?![^\W_])"
+    r"|possono|contains?|containing|contien\w*|enthalt\w*|contiene\w*|contengono"
+    r"|c(?:o)?eliac\w*|c(?:o)?eliaqu\w*|zoliaki\w*)(?![^\W_])"  # "Not recommended for coeliacs"
 )
 
 
-def _unread_words(region: str, ontology: Ontology, damaged: bool = True) -> bool:
-    """Whether a word of ``region`` is read by nothing (:func:`~dinecheck.allergens.normalize.unknown_words`; without
-    ``damaged``, a word of letters and digits — a lot code, a date — does not count); a region longer than the word
-    hints read counts as unread (it is never masked)."""
+def has_warning_word(text: str) -> bool:
+    """Whether ``text`` (folded) holds a word of an allergen warning (:data:`_WARNING_WORDS`: "allergens", "traces",
+    "coeliacs", "may" …)."""
+    return _WARNING_WORDS.search(text, timeout=_TIMEOUT) is not None
+
+
+def _unread_words(region: str, ontology: Ontology) -> bool:
+    """Whether a word of ``region`` is read by nothing (:func:`~dinecheck.allergens.normalize.unknown_words`); a
+    region longer than the word hints read counts as unread (it is never masked)."""
     key = canonical_key(_region_text(region))
-    if key.count(" ") >= MAX_HINT_WORDS:
-        return True
-    if not damaged:
-        key = " ".join(w for w in key.split(" ") if w.isalpha())
-    return remembered(ontology, "unknown_words", key, lambda: unknown_words(key, ontology))
+    return key.count(" ") >= MAX_HINT_WORDS or remembered(ontology, "unknown_words", key,
+                                                          lambda: unknown_words(key, ontology))  # fmt: skip
 
 
 # a negation before a claim of absence (within its item, at most three words before it: "not 100% free of nuts",
 # "no es libre de gluten", "non è privo di latte") or a "no" answering it ("Gluten free: No")
 _NEGATION_BEFORE = regex.compile(r"(?<![^\W_])(?:not|no|non|nicht|kein|keine|pas|never|nie|jamais|nunca|mai|isn't|isnt"
-                                 r"|is not|n'est pas)(?:[ %\d]+|\s+[^\W\d_]+){0,3}\s*$")
-_NEGATION_AFTER = regex.compile(r"\s*[:=\-–]?\s*(?:no|non|nein|not)(?![^\W_])")
+                                 r")(?:[^\w.,;!?]+\w+){0,3}[^\w.,;!?]*$")
+_NEGATION_AFTER = regex.compile(r"(?:[^\w.,;!<]|<[^<>]{0,40}>|\.\.\.|…)*(?:no|non|nein|not)(?![^\W_])")
+# a "no" answering a claim at the end of its item ("Suitable for coeliacs: No", "Sans allergènes : non")
+_ANSWER_NO = regex.compile(r"[:=?\-–(\[\s\"']+(?:no|non|nein)[)\]\s\"'.!]*$")
 
 
-def _denial(t: str, start: int, end: int) -> tuple[int, int] | None:
-    """The span of the words denying the claim ``t[start:end]`` — a negation before it in its item, or a "no"
-    answering it ("Gluten free: No") — or None when nothing denies it."""
+def _denial(t: str, start: int, end: int, item_end: int) -> tuple[int, int] | None:
+    """The span of the words denying the claim ``t[start:end]`` — a negation at most three words before it in its
+    sentence (quotes, brackets and line breaks between them are no end: 'not "gluten free"'), a "no" right after it
+    ("Gluten free? No.") or ending its item ("Suitable for coeliacs: No") — or None when nothing denies it."""
     k = start
-    while k > 0 and t[k - 1] not in ".,;:!?()[]\n":
+    while k > 0 and t[k - 1] not in ".,;!?":
         k -= 1
     if (m := _NEGATION_BEFORE.search(t, k, start, timeout=_TIMEOUT)) is not None:
         return m.start(), m.end()
-    if (m := _NEGATION_AFTER.match(t, end, timeout=_TIMEOUT)) is not None:
+    for at in (end, item_end):
+        if (m := _NEGATION_AFTER.match(t, at, timeout=_TIMEOUT)) is not None:
+            return m.start(), m.end()
+    if (m := _ANSWER_NO.search(t, end, item_end, timeout=_TIMEOUT)) is not None:
         return m.start(), m.end()
     return None
 
@@ -790,7 +812,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 continue
             if c.kind in ("instruction", "instruction_item", "advisory") and _unread_words(said(c.start, end), ontology):
                 continue  # "Cook the Yorkshires for 4 min": a word nothing reads may be the product's name
-            if c.kind == "checked" and _unread_words(said(c.end, end), ontology, damaged=False):
+            if c.kind == "checked" and _unread_words(said(c.end, end), ontology):
                 end = c.end  # "Inedible rind coated with hazlenuts": a word nothing reads after it is no part of it
             if c.kind in ("instruction", "instruction_item") and _mentions_allergen(said(c.start, end), ontology):
                 if "(" in t[c.start : end] or "[" in t[c.start : end]:
@@ -825,7 +847,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 instruction_until = end
             continue
         if c.kind in ("absence", "suffix"):
-            if (denied := _denial(t, c.start, c.end)) is not None:
+            if (denied := _denial(t, c.start, c.end, _sentence_end(t, c.end, next_start, ".!?,;"))) is not None:
                 # "Not free of gluten", "No es libre de gluten", "Gluten free: No": no claim, a warning that the
                 # allergen it names may be there; "Not suitable for coeliacs" says the product has gluten, "not
                 # suitable for vegetarians" says nothing of allergens

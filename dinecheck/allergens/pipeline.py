@@ -15,6 +15,7 @@ from typing import Literal
 from dinecheck.allergens.compound import declared_names
 from dinecheck.allergens.declared import Declaration, declared_findings
 from dinecheck.allergens.detect import Finding, dedupe, detect, names_profile
+from dinecheck.allergens.furniture import furniture
 from dinecheck.allergens.normalize import (
     MAX_MEMO,
     Resolution,
@@ -25,10 +26,11 @@ from dinecheck.allergens.normalize import (
     normalize,
     resolve_key,
     split_keeps,
+    unknown_words,
 )
 from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
 from dinecheck.allergens.pasted import Reading, readings
-from dinecheck.allergens.phrases import PhraseHit, find_phrases
+from dinecheck.allergens.phrases import PhraseHit, find_phrases, has_warning_word
 from dinecheck.allergens.suggest import close_names, suggestions
 from dinecheck.allergens.tokenize import tokenize
 from dinecheck.allergens.verdict import decide
@@ -226,7 +228,12 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
     note_at = {i for i, r in enumerate(resolutions) if r.rule == "note" or (
         r.synonyms and all(ontology.ingredients[syn.canonical_id].category == "additive_class" for syn in r.synonyms))
     } if settleable else set()  # fmt: skip
-    declared = declared_names(text, tokens, scan.masks, settleable, note_at)
+    # a heading that reads as a label's field ("Fanggebiet:", "Zona di pesca:") may be followed by a note: every
+    # word of it read, one of them a word of the label furniture, none a warning word ("Horlicks: UK" is no field)
+    fields = {i for i in settleable if tokens[i].role == "class" and not has_warning_word(tokens[i].key)
+              and not unknown_words(tokens[i].key, ontology)
+              and not furniture().words.isdisjoint(tokens[i].key.split(" "))}  # fmt: skip
+    declared = declared_names(text, tokens, scan.masks, settleable, note_at, fields)
     findings = detect(resolutions, scan.hits, codes, ontology, scan.capped, declared)
     looked_up = matched = 0  # tokens looked up (every one but notes), and those that resolved
     unknown_texts: dict[str, str] = {}  # unmatched token texts (first occurrence first) → their keys

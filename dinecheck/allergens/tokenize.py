@@ -255,6 +255,21 @@ _UNIT_WORDS = frozenset({"g", "gr", "kg", "ml", "cl", "l", "gramm", "gramme", "g
                          "grammi"})  # fmt: skip
 
 
+_DOSE_UNITS = frozenset({"mg", "g", "kg", "ppm", "ml", "l", "mg/kg", "g/kg", "mg/l", "%"})
+
+
+def _additive_numbers(key: str) -> str | None:
+    """The E-number keys of the additive numbers a letterless key holds ("220 224" → "e220 e224", "1105 20 mg/kg" →
+    "e1105"): every number of three or four digits in their range, when the rest are amounts and units only."""
+    words = key.replace("/100", " ").split()
+    # a number with its unit after it is an amount ("100 g", "322 mg"), never a code
+    numbers = [w for i, w in enumerate(words)
+               if _INS_NUMBER.fullmatch(w) and (i + 1 == len(words) or words[i + 1] not in _DOSE_UNITS)]  # fmt: skip
+    if not numbers or any(w not in _DOSE_UNITS and _QUANTITY_GAP.fullmatch(w) is None for w in words if w not in numbers):
+        return None
+    return " ".join("e" + n for n in numbers)
+
+
 def _has_digit(text: str) -> bool:
     return _DIGIT.search(text) is not None
 
@@ -410,10 +425,11 @@ def _token_info(raw: str) -> tuple[str, str, bool, bool, bool, bool, bool] | Non
     """Everything about a token that depends on its text alone (cached: label batches repeat ingredient strings):
     ``(text, key, is_note, is_header, may_have_trailing_note, has_digit, is_vitamin_letter)``; None when empty."""
     text = _clean(raw)
-    if text and _INS_NUMBER.fullmatch(text) is not None:
-        # an additive's number alone ("Preservative (220)", "emulsifiers 476, 322": Codex INS): a note whose key is
-        # its E-number, read like one when that names an allergen (E1105 lysozyme: egg); any other is no ingredient
-        return (text, "e" + text, True, False, False, True, False)
+    if text and (numbers := _additive_numbers(canonical_key(text))) is not None:
+        # an additive's number alone or with its amount ("Preservative (220)", "emulsifiers 476, 322", "(471 322)",
+        # "(1105 20 mg/kg)": Codex INS): a note keyed by its E-number(s), read like one when that names an allergen
+        # (E1105 lysozyme: egg); any other is no ingredient
+        return (text, numbers, True, False, False, True, False)
     if not text or _LETTER.search(text) is None:
         return None
     key = canonical_key(text)

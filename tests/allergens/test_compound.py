@@ -188,3 +188,17 @@ def test_a_name_carrying_an_allergen_is_never_made_safe_by_its_components(pair, 
 
 def test_the_properties_have_material() -> None:
     assert len(SURE_SYNONYMS) > 200 and len({c for c, _ in SURE_SYNONYMS}) >= 10
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "expected"),
+    [
+        ("Heringsfilets (Fisch), Salz. Fanggebiet: Nordostatlantik.", "PEANUT", "SAFE"),  # a label's field
+        ("Filetti di acciughe, sale. Zona di pesca: Mar Mediterraneo (FAO 37).", "PEANUT", "SAFE"),
+        ("Sugar, Nutella: Italy.", "TREE_NUTS", "VERIFY"),  # a name nothing reads is declared by no note
+        ("Sugar, Horlicks: UK.", "MILK", "VERIFY"),  # a known name keeps what it may carry
+        ("Rice, water. Coeliacs: no", "GLUTEN", "VERIFY"),  # a warning word is no field
+    ],
+)
+def test_a_heading_is_declared_by_a_note_only_when_it_reads_as_a_field(text: str, code: str, expected: str) -> None:
+    assert verdict(text, code) == expected

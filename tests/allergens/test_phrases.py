@@ -292,6 +292,8 @@ def test_no_and_privo_di_are_claims_of_absence(text: str, code: str, verdict: st
         ("Rice, water. Heat the pain au chocolat for 5 minutes.", "GLUTEN", "VERIFY"),  # a longer name holds it
         ("Rice, water. Heat the pan with milk for 5 minutes.", "MILK", "VERIFY"),  # the rest is still asked
         ("Rice, water. Serve with pan.", "GLUTEN", "VERIFY"),  # nothing makes it an English noun: Spanish bread
+        ("Rice, water. Warm the pan duro for 2 minutes.", "GLUTEN", "VERIFY"),  # a Spanish word after it
+        ("Rice, water. Heat a little oil in a frying pan, add the rice and cook for 5 minutes.", "GLUTEN", "SAFE"),
     ],
 )
 def test_an_english_word_in_english_prose_is_no_foreign_food_name(text: str, code: str, verdict: str) -> None:
@@ -305,8 +307,8 @@ def test_english_homographs_name_food_in_other_languages_only() -> None:
 
     onto = load_data_dir()
     words = english_homographs()
-    assert "pan" in words and "pain" in words
-    assert not words & {"curd", "butter", "milk", "bread", "sole", "brie"}
+    assert "pan" in words  # a kitchen utensil in English, bread in Spanish
+    assert not words & {"curd", "butter", "milk", "bread", "sole", "brie", "buckling", "cornet", "pain", "tome"}
     for word in words:
         syns = onto.synonyms[word]
         assert all(s.lang not in ("en", None) for s in syns), word
