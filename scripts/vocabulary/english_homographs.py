@@ -14,10 +14,11 @@ masked. In an English sentence an English word means what it means in English. A
   a cooking utensil): the only English sense an instruction is about. English food senses WordNet lacks ("buckling",
   a smoked herring; "cornet", an ice-cream cone) are thereby left out too.
 
-At run time (:mod:`dinecheck.allergens.phrases`) such a word is no mention where it stands as an English noun (after
-an English determiner or cookware word, or before an English verb: "a frying pan", "pan fry") in prose holding no
-function word of the other label languages, unless it is part of a longer name there, and only while every synonym
-of it in the ontology in use is still of another language. "Serve with pan." keeps its Spanish bread.
+At run time (:func:`dinecheck.allergens.phrases._english_region`) such a word is no mention where it stands as an
+English noun (after an English determiner or cookware word and before the end of its clause, an English function word
+or a number, or right before "fry": "a frying pan of water", "pan fry") in prose holding no function word of the other
+label languages, unless it is part of a longer name there, and only while every synonym of it in the ontology in use
+is still of another language. "Serve with pan." and "warm the pan duro" keep their Spanish bread.
 
 Usage: ``python scripts/vocabulary/english_homographs.py --wordnet /usr/share/wordnet --words FILE [--words FILE …]
 [--write]`` (without ``--write`` it reports).
