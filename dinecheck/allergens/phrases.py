@@ -790,6 +790,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 end = sentence_end(t, c.end, next_start)
             else:
                 end = _sentence_end(t, c.end, next_start, ".!?,;")
+            whole_end = end  # a name across the cut below is still asked whole ("… frutas con cáscara")
             if (c.kind == "checked" or (c.kind == "sentence" and _OPERATOR_LEAD.search(t, c.start, c.end))) and (
                     m := _WITH_WORDS.search(t, c.end, end, timeout=_TIMEOUT)):  # fmt: skip
                 end = m.start()  # "Brewed by Acme with Maris Otter": what it is made with is read, not masked
@@ -832,7 +833,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 statements.append(text[a:b])
                 instruction_until = end
                 continue
-            if _mentions_allergen(said(c.end, end), ontology):
+            if _mentions_allergen(said(c.end, whole_end), ontology):
                 end = c.end  # "keep refrigerated peanuts": only the statement's own words are masked
             elif c.kind == "statement" and t[c.start : c.end] in furniture().nutrition_heads:
                 end = _table_end(t, end, next_start, ontology)
@@ -852,9 +853,9 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 # allergen it names may be there; "Not suitable for coeliacs" says the product has gluten, "not
                 # suitable for vegetarians" says nothing of allergens
                 if t[c.start : c.end] not in _SUITABILITY:
-                    if c.kind == "suffix":
-                        obj_start, obj_end = c.start, c.end
-                        obj = t[c.start : c.end].removesuffix("frei").removesuffix(" free")
+                    if c.kind == "suffix":  # the whole item before "free" ("crème caramel free: No")
+                        obj_start, obj_end = _item_start(t, c.start, chosen[n - 1].end if n > 0 else 0, conj=False), c.end
+                        obj = t[obj_start : c.end].removesuffix("frei").removesuffix(" free")
                     else:
                         obj_start, obj_end = c.end, _first_item_end(t, c.end, next_start)
                         obj = t[obj_start:obj_end]

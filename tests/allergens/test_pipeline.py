@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dinecheck.allergens.normalize import normalize, resolve_key
 from dinecheck.allergens.ontology import ALLERGEN_CODES, RiskLevel, load_data_dir
@@ -637,4 +639,60 @@ RED_TEAM_TENTH_SECOND = [
 
 @pytest.mark.parametrize(("text", "code"), RED_TEAM_TENTH_SECOND)
 def test_what_the_tenth_round_second_red_team_found_is_never_safe(text: str, code: str, shipped) -> None:
+    assert check_label(text, [code], shipped).verdict != "SAFE"
+
+
+# the tenth round's carriers: every wording it added, with an allergen synonym where a label could put one
+TENTH_CARRIERS = [
+    "Rice, water. Heat a little oil in a frying pan with {s} and cook for 5 minutes.",
+    "Rice, water. Heat the pan, add {s} and cook for 5 minutes.",
+    "Rice, water. Bottled by Acme Ltd with {s}.",
+    "Rice, water. Inedible rind coated with {s}.",
+    "Rice, water. Croûte non comestible {s}.",
+    "Rice, water. Not free of {s}.",
+    "Rice, water. {s} free: No.",
+    "Rice, water. Prepared with 50 g of {s} per 100 g.",
+    "Rice, water. 100 g of product made with 20 g of {s}.",
+    "Rice, water, {s} 2.5 mg",
+    "Rice, water, in der {s}",
+    "Rice, water. Produced with the aid of {s}, traces may remain.",
+    "Rice, water. Ab dem 6. Monat mit {s}.",
+    "Rice, water, {s} D.O.P.",
+    "Rice, water. Fanggebiet: {s}.",
+    "Rice, water. Always supervise your baby while feeding {s}.",
+    "Rice, water. Blend of honey from EU and non-EU countries, {s}.",
+    "Rice, water. Crianza, {s}.",
+    "Rice, water. 187 g de viande utilisés pour 100 g de {s}.",
+]
+
+
+SHIPPED = load_data_dir()  # one ontology for the property below (hypothesis takes no function-scoped fixture)
+
+
+def _sure_synonyms() -> list[tuple[str, str]]:
+    out = set()
+    for syns in SHIPPED.synonyms.values():
+        for syn in syns:
+            for path in SHIPPED.allergen_paths(syn.canonical_id):
+                if path.level.rank > RiskLevel.POSSIBLE.rank and path.code not in ("WHEAT", "MOLLUSCS", "CRUSTACEANS"):
+                    out.add((path.code, syn.text))
+    return sorted(out)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_sure_synonyms()), st.sampled_from(TENTH_CARRIERS))
+def test_an_allergen_synonym_in_a_tenth_round_carrier_is_never_safe(pair: tuple[str, str], carrier: str) -> None:
+    """A sweep of every such synonym in every carrier (272,460 texts) found two causes, both fixed: a denied
+    multi-word name ("crème caramel free: No") and a name across an operator's "with" ("frutas con cáscara")."""
+    code, synonym = pair
+    text = carrier.format(s=synonym)
+    assert check_label(text, [code], SHIPPED).verdict != "SAFE", text
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("Rice, water. crème caramel free: No.", "EGG"), ("Rice, water. Croûte non comestible frutas con cáscara.",
+                                                       "TREE_NUTS")],
+)
+def test_what_the_tenth_round_sweep_found_is_never_safe(text: str, code: str, shipped) -> None:
     assert check_label(text, [code], shipped).verdict != "SAFE"
