@@ -132,13 +132,11 @@ def english_homographs() -> frozenset[str]:
 
 # the function words that tell English prose from prose in the other label languages (closed classes, in folded form)
 ENGLISH_MARKERS = frozenset({"the", "of", "and", "with", "into", "until", "for", "from", "to", "your", "then", "over"})
-# what makes a word before it an English noun: a determiner or a cookware word ("the pan", "a frying pan", "a non-stick
-# pan"; "a" only in prose with other English function words: folded French "à" is "a" too, "pâte à pain") — or an
-# English verb after it ("pan fry", "pan-seared")
-ENGLISH_DETERMINERS = frozenset({"an", "the", "your", "this", "each", "every", "one", "another", "same", "separate",
-                                 "large", "small", "medium", "big", "hot", "heavy", "shallow", "deep", "wide", "clean",
-                                 "frying", "stick", "nonstick", "baking", "roasting", "grill", "griddle", "heated",
-                                 "preheated", "greased", "oiled", "lined"})  # fmt: skip
+# what makes the word after it an English kitchen noun: a cookware word of a fixed compound ("frying pan", "non-stick
+# pan", "roasting pan", "cast iron pan"; never a bare determiner — "transfer the pan to …" could hold any word — nor
+# an adjective that also makes a dish: "deep pan" is a pizza base) — or an English verb after it ("pan fry")
+COOKWARE_WORDS = frozenset({"frying", "stick", "nonstick", "baking", "roasting", "grill", "griddle", "saute", "sauce",
+                            "omelette", "omelet", "crepe", "iron", "wok"})  # fmt: skip
 ENGLISH_VERBS_AFTER = frozenset({"fry", "fried", "frying", "sear", "seared", "searing"})
 # the closed-class words that may follow such a noun in English ("a pan of water", "the pan on a low heat")
 ENGLISH_AFTER = ENGLISH_MARKERS | {"on", "in", "at", "or", "without", "is", "until"}

@@ -59,9 +59,8 @@ import ahocorasick
 import regex
 
 from dinecheck.allergens.furniture import (
+    COOKWARE_WORDS,
     ENGLISH_AFTER,
-    ENGLISH_DETERMINERS,
-    ENGLISH_MARKERS,
     ENGLISH_VERBS_AFTER,
     OTHER_MARKERS,
     english_homographs,
@@ -587,12 +586,11 @@ _CLAUSE_END = regex.compile(r"[,.;:!?)\]}]")
 
 def _english_region(region: str, ontology: Ontology) -> str:
     """``region`` with each English homograph (:func:`~dinecheck.allergens.furniture.english_homographs`: "pan")
-    replaced by a separator where it stands as an English noun: right after an English determiner or cookware word
-    ("the", "your", "frying", "non-stick"; "a" only in prose with other English function words, since French "à"
-    folds to "a") and followed by the end of its clause, an English function word or an English verb ("a pan of
-    water", "the pan.", "pan fry") — in prose holding no function word of the other label languages, when the word
-    names a food only in other languages in this ontology and no longer name holds it ("pan dulce"). "Serve with
-    pan." and "warm the pan duro" keep their Spanish bread."""
+    replaced by a separator where it stands as an English kitchen noun: right after a cookware word of a fixed
+    compound ("frying pan", "non-stick pan", "roasting pan") and before the end of its clause, an English function
+    word or a number — or right before "fry"/"sear" ("pan fry") — in prose holding no function word of the other
+    label languages, when the word names a food only in other languages in this ontology and no longer name holds it
+    ("pan rallado"). "Serve with pan.", "transfer the pan to …" and "warm the pan duro" keep their Spanish bread."""
     homographs = english_homographs()
     if not homographs or not any(w.casefold() in homographs for w in _WORD.findall(region)):
         return region
@@ -600,7 +598,6 @@ def _english_region(region: str, ontology: Ontology) -> str:
     keys = [k for _m, k in words]
     if not OTHER_MARKERS.isdisjoint(keys):
         return region
-    english = not ENGLISH_MARKERS.isdisjoint(keys)
     cuts = []
     for i, (m, key) in enumerate(words):
         if key not in homographs or not _foreign_only(key, ontology) or _in_longer_name(keys, i, ontology):
@@ -610,7 +607,7 @@ def _english_region(region: str, ontology: Ontology) -> str:
         between = region[m.end() : nxt[0].start()] if nxt is not None else ""
         after = nxt[1] if nxt is not None else ""
         ends = nxt is None or _CLAUSE_END.search(between) is not None or after in ENGLISH_AFTER or after.isdigit()
-        if ((before in ENGLISH_DETERMINERS or (before == "a" and english)) and ends) or after in ENGLISH_VERBS_AFTER:
+        if (before in COOKWARE_WORDS and ends) or after in ENGLISH_VERBS_AFTER:
             cuts.append((m.start(), m.end()))
     for a, b in reversed(cuts):
         region = region[:a] + " | " + region[b:]

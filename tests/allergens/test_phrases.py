@@ -285,7 +285,8 @@ def test_no_and_privo_di_are_claims_of_absence(text: str, code: str, verdict: st
     ("text", "code", "verdict"),
     [
         ("Rice, water. Heat a little oil in a frying pan and cook for 5 minutes.", "GLUTEN", "SAFE"),  # English "pan"
-        ("Rice, water. Add to a pan of boiling water and simmer for 10 minutes.", "MILK", "SAFE"),
+        ("Rice, water. Add to a frying pan with a little oil and cook for 10 minutes.", "MILK", "SAFE"),
+        ("Rice, water. Once opened, transfer the pan to a non-metallic container.", "GLUTEN", "VERIFY"),  # no compound
         ("Rice, water. Pan fry for 5 minutes.", "GLUTEN", "SAFE"),  # an instruction lead with it
         ("Arroz, agua. Calentar el pan 5 minutos.", "GLUTEN", "VERIFY"),  # Spanish prose: "pan" is bread
         ("Rice, water. Serve with the pan de molde.", "GLUTEN", "VERIFY"),  # a Spanish function word: not English
