@@ -41,6 +41,7 @@ Usage: ``python scripts/vocabulary/common_words.py --wordnet /usr/share/wordnet 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parents[2] / "dinecheck" / "allergens" / "data" / "common_words_en.txt"
@@ -132,19 +133,24 @@ def common_words(word_lists: list[Path], wordnet: Path) -> list[str]:
     return sorted(out)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def cli(description: str, build: Callable[[list[Path], Path], list[str]], out: Path, header: str) -> None:
+    """The command line of a word-list tool: ``--wordnet DIR --words FILE … [--write]``."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--wordnet", type=Path, required=True, help="the WordNet dict directory (data.noun …)")
     parser.add_argument("--words", type=Path, action="append", required=True, help="a word list, one word a line")
-    parser.add_argument("--write", action="store_true", help=f"write {OUT.name} (else only report)")
+    parser.add_argument("--write", action="store_true", help=f"write {out.name} (else only report)")
     args = parser.parse_args()
-    words = common_words(args.words, args.wordnet)
-    print(f"{len(words)} words")
+    words = build(args.words, args.wordnet)
+    print(f"{len(words)} words" + (f": {' '.join(words)}" if len(words) < 50 else ""))
     if args.write:
-        header = ("# English words that name no food (scripts/vocabulary/common_words.py: SCOWL size 35 word lists "
-                  "filtered by Princeton WordNet 3.0)\n")  # fmt: skip
-        OUT.write_text(header + "\n".join(words) + "\n", "utf-8")
-        print(f"wrote {OUT}")
+        out.write_text(header + "\n".join(words) + "\n", "utf-8")
+        print(f"wrote {out}")
+
+
+def main() -> None:
+    cli(__doc__.split("\n\n")[0], common_words, OUT,
+        "# English words that name no food (scripts/vocabulary/common_words.py: SCOWL size 35 word lists "
+        "filtered by Princeton WordNet 3.0)\n")
 
 
 if __name__ == "__main__":

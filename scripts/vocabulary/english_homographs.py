@@ -26,10 +26,9 @@ Usage: ``python scripts/vocabulary/english_homographs.py --wordnet /usr/share/wo
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-from common_words import base_forms, read_wordnet  # this script's own directory is on the path
+from common_words import base_forms, cli, read_wordnet  # this script's own directory is on the path
 
 OUT = Path(__file__).resolve().parents[2] / "dinecheck" / "allergens" / "data" / "english_homographs.txt"
 FOOD_NOT_ANIMAL = frozenset({13, 20, 27})  # noun.food, noun.plant, noun.substance
@@ -79,18 +78,9 @@ def english_homographs(word_lists: list[Path], wordnet: Path) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--wordnet", type=Path, required=True, help="the WordNet dict directory (data.noun …)")
-    parser.add_argument("--words", type=Path, action="append", required=True, help="a word list, one word a line")
-    parser.add_argument("--write", action="store_true", help=f"write {OUT.name} (else only report)")
-    args = parser.parse_args()
-    words = english_homographs(args.words, args.wordnet)
-    print(f"{len(words)} words: {' '.join(words)}")
-    if args.write:
-        header = ("# English words that are food names of the ontology in other languages only "
-                  "(scripts/vocabulary/english_homographs.py: SCOWL size 35 filtered by Princeton WordNet 3.0)\n")
-        OUT.write_text(header + "\n".join(words) + "\n", "utf-8")
-        print(f"wrote {OUT}")
+    cli(__doc__.split("\n\n")[0], english_homographs, OUT,
+        "# English words that are food names of the ontology in other languages only "
+        "(scripts/vocabulary/english_homographs.py: SCOWL size 35 filtered by Princeton WordNet 3.0)\n")
 
 
 if __name__ == "__main__":

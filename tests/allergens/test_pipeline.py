@@ -420,11 +420,6 @@ RED_TEAM_SEVENTH = [
 ]
 
 
-@pytest.mark.parametrize(("text", "code"), RED_TEAM_SEVENTH)
-def test_what_the_seventh_round_red_team_found_is_never_safe(text: str, code: str, shipped) -> None:
-    assert check_label(text, [code], shipped).verdict != "SAFE"
-
-
 def _specified(text: str) -> list[tuple[str | None, str | None]]:
     """The (key, rule) of every token a bracket specification read in ``text`` (shipped data)."""
     res = _as_specifications(normalize(tokenize(text), FULL), FULL)
@@ -518,11 +513,6 @@ RED_TEAM_TENTH = [
     ('Zucker, hergestellt aus 37 g Nutella je 100 g Produkt', 'TREE_NUTS'),
     ('Sucre, 18 g de noisetes utilisés pour 100 g de produit', 'TREE_NUTS'),
 ]
-
-
-@pytest.mark.parametrize(("text", "code"), RED_TEAM_TENTH)
-def test_what_the_tenth_round_red_team_found_is_never_safe(text: str, code: str, shipped) -> None:
-    assert check_label(text, [code], shipped).verdict != "SAFE"
 
 
 @pytest.mark.parametrize(
@@ -637,11 +627,6 @@ RED_TEAM_TENTH_SECOND = [
 ]
 
 
-@pytest.mark.parametrize(("text", "code"), RED_TEAM_TENTH_SECOND)
-def test_what_the_tenth_round_second_red_team_found_is_never_safe(text: str, code: str, shipped) -> None:
-    assert check_label(text, [code], shipped).verdict != "SAFE"
-
-
 # the tenth round's carriers: every wording it added, with an allergen synonym where a label could put one
 TENTH_CARRIERS = [
     "Rice, water. Heat a little oil in a frying pan with {s} and cook for 5 minutes.",
@@ -689,10 +674,11 @@ def test_an_allergen_synonym_in_a_tenth_round_carrier_is_never_safe(pair: tuple[
     assert check_label(text, [code], SHIPPED).verdict != "SAFE", text
 
 
-@pytest.mark.parametrize(
-    ("text", "code"),
-    [("Rice, water. crème caramel free: No.", "EGG"), ("Rice, water. Croûte non comestible frutas con cáscara.",
-                                                       "TREE_NUTS")],
-)
-def test_what_the_tenth_round_sweep_found_is_never_safe(text: str, code: str, shipped) -> None:
+# what the tenth round's sweep found
+SWEEP_TENTH = [("Rice, water. crème caramel free: No.", "EGG"),
+               ("Rice, water. Croûte non comestible frutas con cáscara.", "TREE_NUTS")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "code"), RED_TEAM_SEVENTH + RED_TEAM_TENTH + RED_TEAM_TENTH_SECOND + SWEEP_TENTH)
+def test_what_the_red_teams_found_is_never_safe(text: str, code: str, shipped) -> None:
     assert check_label(text, [code], shipped).verdict != "SAFE"
