@@ -123,23 +123,23 @@ def common_words() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def english_homographs() -> frozenset[str]:
-    """English words that are food names of the ontology in other languages only (``data/english_homographs.txt``,
-    written by ``scripts/vocabulary/english_homographs.py``: "pan", Spanish bread; "pain", French bread). Only what
-    lets an English instruction's "frying pan" be no mention of bread (:mod:`phrases`)."""
+    """English kitchen-utensil words that are food names of the ontology in other languages only
+    (``data/english_homographs.txt``, written by ``scripts/vocabulary/english_homographs.py``: "pan", Spanish bread).
+    Only what lets an English instruction's "frying pan" be no mention of bread (:mod:`phrases`)."""
     text = (resources.files("dinecheck.allergens") / "data" / "english_homographs.txt").read_text("utf-8")
     return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
-# the function words that tell English prose from prose in the other label languages (closed classes, in folded form)
-ENGLISH_MARKERS = frozenset({"the", "of", "and", "with", "into", "until", "for", "from", "to", "your", "then", "over"})
 # what makes the word after it an English kitchen noun: a cookware word of a fixed compound ("frying pan", "non-stick
 # pan", "roasting pan", "cast iron pan"; never a bare determiner — "transfer the pan to …" could hold any word — nor
 # an adjective that also makes a dish: "deep pan" is a pizza base) — or an English verb after it ("pan fry")
 COOKWARE_WORDS = frozenset({"frying", "stick", "nonstick", "baking", "roasting", "grill", "griddle", "saute", "sauce",
                             "omelette", "omelet", "crepe", "iron", "wok"})  # fmt: skip
 ENGLISH_VERBS_AFTER = frozenset({"fry", "fried", "frying", "sear", "seared", "searing"})
-# the closed-class words that may follow such a noun in English ("a pan of water", "the pan on a low heat")
-ENGLISH_AFTER = ENGLISH_MARKERS | {"on", "in", "at", "or", "without", "is", "until"}
+# the closed-class words that may follow such a noun in English ("a frying pan of water", "the frying pan on a low heat")
+ENGLISH_AFTER = frozenset({"the", "of", "and", "with", "into", "until", "for", "from", "to", "your", "then", "over",
+                           "on", "in", "at", "or", "without", "is"})  # fmt: skip
+# the function words of the other label languages (folded): prose holding one is no English prose
 OTHER_MARKERS = frozenset({"de", "del", "la", "las", "los", "el", "y", "con", "para", "por", "le", "les", "du", "des",
                            "et", "avec", "pour", "au", "aux", "un", "une", "il", "lo", "gli", "di", "della", "dello",
                            "delle", "per", "nel", "nella", "der", "die", "das", "und", "mit", "fur", "im", "dem", "den",

@@ -479,8 +479,6 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
     plain = memo.readings if memo is not None else {}  # the hot path: a remembered reading, no call
     for tok in tokens:
         key = tok.key
-        # a purpose clause ("to protect color and flavor") is made of purpose words only: its "flavor" is no
-        # ingredient; any other note that names an allergen is read as an ingredient
         quantity = tok.role == "note" and is_quantity_note(key)
         if quantity:
             # "187 g de viande utilisés pour 100 g de saucisson sec": the foods it names, read like ingredients
@@ -488,6 +486,8 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
             if foods[0]:
                 out.append(Resolution(tok, *foods))
                 continue
+        # a purpose clause ("to protect color and flavor") is made of purpose words only: its "flavor" is no
+        # ingredient; any other note that names an allergen is read as an ingredient
         if tok.role == "note" and (
             is_purpose_note(key) or _AMOUNT_WORD.fullmatch(key) is not None  # "148g" is no OCR-damaged word
             or not remembered(ontology, "notes", key, partial(names_allergen, key, ontology))

@@ -101,9 +101,9 @@ _ABSENCE_PREFIXES = (
 )  # fmt: skip
 # absence prefixes that are a claim only at the start of an item or sentence ("Grade No. 1", "no added sugar" aside)
 _OPENING_ONLY = frozenset({"no"})
-# suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
 # the audience of a suitability claim that is people with coeliac disease (folded): "not suitable for coeliacs" is gluten
 _COELIAC = ("coeliac", "celiac", "coeliaq", "celiaq", "zoliaki")
+# suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
 _SUITABILITY = frozenset(
     {"suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
      "adatto per"}

@@ -251,21 +251,18 @@ def quantity_names(key: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-_UNIT_WORDS = frozenset({"g", "gr", "kg", "ml", "cl", "l", "gramm", "gramme", "grammes", "gram", "grams", "gramos",
-                         "grammi"})  # fmt: skip
-
-
-_DOSE_UNITS = frozenset({"mg", "g", "kg", "ppm", "ml", "l", "mg/kg", "g/kg", "mg/l", "%"})
+_UNIT_WORDS = frozenset({"g", "gr", "kg", "mg", "ml", "cl", "l", "ppm", "mg/kg", "g/kg", "mg/l", "%", "gramm", "gramme",
+                         "grammes", "gram", "grams", "gramos", "grammi"})  # fmt: skip
 
 
 def _additive_numbers(key: str) -> str | None:
-    """The E-number keys of the additive numbers a letterless key holds ("220 224" → "e220 e224", "1105 20 mg/kg" →
-    "e1105"): every number of three or four digits in their range, when the rest are amounts and units only."""
+    """The E-number keys of the additive numbers a key of numbers and units holds ("220 224" → "e220 e224", "1105 20
+    mg/kg" → "e1105"): every number of three or four digits in their range, when the rest are amounts and units."""
     words = key.replace("/100", " ").split()
     # a number with its unit after it is an amount ("100 g", "322 mg"), never a code
     numbers = [w for i, w in enumerate(words)
-               if _INS_NUMBER.fullmatch(w) and (i + 1 == len(words) or words[i + 1] not in _DOSE_UNITS)]  # fmt: skip
-    if not numbers or any(w not in _DOSE_UNITS and _QUANTITY_GAP.fullmatch(w) is None for w in words if w not in numbers):
+               if _INS_NUMBER.fullmatch(w) and (i + 1 == len(words) or words[i + 1] not in _UNIT_WORDS)]  # fmt: skip
+    if not numbers or any(w not in _UNIT_WORDS and _QUANTITY_GAP.fullmatch(w) is None for w in words if w not in numbers):
         return None
     return " ".join("e" + n for n in numbers)
 
