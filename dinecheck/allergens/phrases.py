@@ -101,8 +101,10 @@ _ABSENCE_PREFIXES = (
 )  # fmt: skip
 # absence prefixes that are a claim only at the start of an item or sentence ("Grade No. 1", "no added sugar" aside)
 _OPENING_ONLY = frozenset({"no"})
-# the audience of a suitability claim that is people with coeliac disease (folded): "not suitable for coeliacs" is gluten
-_COELIAC = ("coeliac", "celiac", "coeliaq", "celiaq", "zoliaki")
+# people with coeliac disease (folded, five languages): "not suitable for coeliacs" is gluten, and the word is one of
+# a warning (:data:`_WARNING_WORDS`)
+_COELIAC_WORD = r"co?eliac\w*|co?eliaqu\w*|zoliaki\w*"
+_COELIAC = regex.compile(_COELIAC_WORD)
 # suitability claims name people or diets ("suitable for people with milk allergy"): their whole item is the claim
 _SUITABILITY = frozenset(
     {"suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
@@ -646,7 +648,7 @@ _WARNING_WORDS = regex.compile(
     r"|handl\w*|manipul\w*|verarbeit\w*|presence|presenza|presencia|auszuschlie\w*|ausgeschlossen|exclu\w*"
     r"|esclu\w*|descart\w*|ruled|garant\w*|guarant\w*|may|might|peut|peuvent|kann|konnen|puede|pueden|puo"
     r"|possono|contains?|containing|contien\w*|enthalt\w*|contiene\w*|contengono"
-    r"|c(?:o)?eliac\w*|c(?:o)?eliaqu\w*|zoliaki\w*)(?![^\W_])"  # "Not recommended for coeliacs"
+    r"|" + _COELIAC_WORD + r")(?![^\W_])"  # "Not recommended for coeliacs"
 )
 
 
@@ -870,7 +872,7 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                             said(c.end, m.end()), ontology):  # fmt: skip
                         a, b = raw(_item_start(t, c.start, chosen[n - 1].end if n > 0 else 0, conj=False), m.end())
                         masks.append((a, b))
-                        if m.group(0).startswith(_COELIAC):
+                        if _COELIAC.match(m.group(0)) is not None:
                             hits.append(PhraseHit(text[a:b].strip(), "NOT_SUITABLE", RiskLevel.DEFINITE, ("GLUTEN",),
                                                   (a, b)))  # fmt: skip
                         else:

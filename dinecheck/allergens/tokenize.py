@@ -422,17 +422,19 @@ def _token_info(raw: str) -> tuple[str, str, bool, bool, bool, bool, bool] | Non
     """Everything about a token that depends on its text alone (cached: label batches repeat ingredient strings):
     ``(text, key, is_note, is_header, may_have_trailing_note, has_digit, is_vitamin_letter)``; None when empty."""
     text = _clean(raw)
-    if text and (numbers := _additive_numbers(canonical_key(text))) is not None:
+    if not text:
+        return None
+    key = canonical_key(text)
+    has_digit = _has_digit(key)
+    if has_digit and (numbers := _additive_numbers(key)) is not None:
         # an additive's number alone or with its amount ("Preservative (220)", "emulsifiers 476, 322", "(471 322)",
         # "(1105 20 mg/kg)": Codex INS): a note keyed by its E-number(s), read like one when that names an allergen
         # (E1105 lysozyme: egg); any other is no ingredient
         return (text, numbers, True, False, False, True, False)
-    if not text or _LETTER.search(text) is None:
+    if _LETTER.search(text) is None:
         return None
-    key = canonical_key(text)
     first = key.split(" ", 1)[0]
     is_note = (first in _NOTE_FIRST and _NOTE.search(key, timeout=_TIMEOUT) is not None) or _is_purpose_note(key)
-    has_digit = _has_digit(key)
     if has_digit and (m := _US_COLOUR.match(key)) is not None:
         key = f"{m.group(1)} {m.group(2)}"  # "FD&C Yellow No. 5 Lake" → yellow 5 (a lake is the same colour, fixed)
     if has_digit and (m := _INS.match(key)) is not None:
