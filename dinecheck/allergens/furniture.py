@@ -301,6 +301,7 @@ def nutrition_row(item: str) -> bool:
 
 # an amount in a unit of mass or energy ("3.2g", "250 kcal", "0,03 g"): a percentage is how ingredient lists give shares
 _MASS_OR_ENERGY = regex.compile(r"(?<![^\W_])\d+(?:[.,]\d+)?\s?(?:kcal|kj|mg|µg|mcg|g)(?![^\W\d_])")
+_CALORIES = regex.compile(r"(?<![^\W_])calories \d+(?![^\W\d_])")  # the US panel's energy row: "Calories 350"
 # words of a nutrition row that name no nutrient (units, articles, "of which", "per", "daily value" …)
 _ROW_FILLER = frozenset({"mg", "g", "µg", "mcg", "ml", "l", "la", "le", "les", "the", "a", "of", "which", "per", "dont",
                          "davon", "de", "las", "cuales", "di", "cui", "en", "at", "source", "incl", "includes",
@@ -313,7 +314,11 @@ def nutrition_item(key: str) -> bool:
     """A nutrition-table row standing alone, its heading lost ("Fat 3.2g", "Kohlenhydrate 12 g", "20g PROTEIN"): an
     amount in a unit of mass or energy, a nutrient word, and nothing but nutrition words. The caller makes sure no word
     of it names an allergen (a note that does is read as an ingredient: "Lactose < 0.1 g")."""
-    if _MASS_OR_ENERGY.search(key, timeout=_TIMEOUT) is None or not nutrition_row(key):
+    if not nutrition_row(key):
+        return False
+    if _CALORIES.search(key, timeout=_TIMEOUT) is not None:
+        return True
+    if _MASS_OR_ENERGY.search(key, timeout=_TIMEOUT) is None:
         return False
     rest = _NUMBER.sub(" ", _AMOUNT.sub(" ", key, timeout=_TIMEOUT), timeout=_TIMEOUT)
     return any(w not in _ROW_FILLER for w in _ROW_PUNCT.sub(" ", rest, timeout=_TIMEOUT).split())

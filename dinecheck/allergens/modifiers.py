@@ -57,6 +57,18 @@ MALTED = frozenset({"malted", "malte", "maltee", "maltes", "maltees", "gemalzt",
                     "gemalzten", "gemalztem", "malteado", "malteada", "malteados", "malteadas", "maltato", "maltata",
                     "maltati", "maltate"})  # fmt: skip
 GRAIN_CATEGORIES = frozenset({"cereal", "grain", "flour"})
+WHOLE_GRAIN = frozenset({"wholegrain", "vollkorn"})
+# adverbs of degree and manner in the five languages (general knowledge of the languages): before a processing or
+# quality word they say how much or how it was done ("lightly carbonated", "gently cooked", "fein gemahlen")
+ADVERBS = frozenset(lookup_key(w) for w in """
+lightly gently slowly slightly naturally freshly finely coarsely roughly thinly thickly partially partly fully
+carefully delicately traditionally specially mildly evenly
+légèrement finement grossièrement naturellement délicatement lentement doucement partiellement entièrement
+fraîchement soigneusement traditionnellement
+leicht fein grob natürlich frisch schonend langsam teilweise vollständig sorgfältig traditionell
+ligeramente finamente naturalmente lentamente parcialmente suavemente cuidadosamente tradicionalmente
+leggermente finemente naturalmente lentamente parzialmente delicatamente accuratamente tradizionalmente
+""".split())  # fmt: skip
 
 
 def _words(key: str) -> list[str]:
@@ -97,7 +109,7 @@ def only_modifiers(key: str, ontology: Ontology) -> bool:
     ok[0] = True
     for i in range(1, n + 1):
         for k in range(max(0, i - MAX_MODIFIER_WORDS), i):
-            if ok[k] and mods.get(_join(words[k:i])) in ("modifier_processing", "modifier_quality"):
+            if ok[k] and (mods.get(_join(words[k:i])) in _DESCRIBING or _qualified(words[k:i], mods)):
                 ok[i] = True
                 break
     return ok[n]
@@ -154,13 +166,18 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
 
 
 def _is_modifier(words: list[str], mods: dict[str, str]) -> bool:
-    """Whether ``words`` is one modifier: a known one, or "non" before a processing or quality word ("non
-    hydrogenated", "sel non iodé" — it negates a process, never an ingredient: a modifier never names an allergen)."""
-    phrase = _join(words)
-    if phrase in mods:
-        return True
-    return len(words) > 1 and words[0] == "non" and mods.get(_join(words[1:])) in ("modifier_processing",
-                                                                                   "modifier_quality")
+    """Whether ``words`` is one modifier: a known one, or "non" or an adverb of degree or manner (:data:`ADVERBS`)
+    before a processing or quality word ("non hydrogenated", "sel non iodé", "lightly carbonated", "finement
+    hachés" — it says how much or how, never what: a modifier never names an allergen)."""
+    return _join(words) in mods or _qualified(words, mods)
+
+
+_DESCRIBING = ("modifier_processing", "modifier_quality")
+
+
+def _qualified(words: list[str], mods: dict[str, str]) -> bool:
+    """"non" or an adverb before a processing or quality word."""
+    return len(words) > 1 and (words[0] == "non" or words[0] in ADVERBS) and mods.get(_join(words[1:])) in _DESCRIBING
 
 
 def _head_fits(words: list[str], i: int, j: int, ontology: Ontology, resolve_key: Callable) -> bool:
@@ -168,6 +185,12 @@ def _head_fits(words: list[str], i: int, j: int, ontology: Ontology, resolve_key
     found = resolve_key(_join(words[i:j]), ontology)[0]
     if not found:
         return False
-    if COLOURS.isdisjoint((*words[:i], *words[j:])):
+    around = (*words[:i], *words[j:])
+    # "whole grain" says the head is a whole grain ("whole grain popcorn", "organic whole grain rice"); before
+    # anything else it may be grains the name does not say ("whole grain tortilla chips"): no reading
+    if (not WHOLE_GRAIN.isdisjoint(around) or "whole grain" in " ".join(around)) and not all(
+            ontology.ingredients[s.canonical_id].category in GRAIN_CATEGORIES for s in found):  # fmt: skip
+        return False
+    if COLOURS.isdisjoint(around):
         return True
     return all(ontology.ingredients[s.canonical_id].category in PLANT_CATEGORIES for s in found)

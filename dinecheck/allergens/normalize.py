@@ -57,11 +57,19 @@ from dinecheck.allergens.modifiers import (
     only_modifiers,
     strip_modifiers,
 )
-from dinecheck.allergens.ontology import LANGUAGES, UNKNOWN_COMPOSITION_CATEGORIES, Ontology, RiskLevel, Synonym
+from dinecheck.allergens.ontology import (
+    LANGUAGES,
+    STANDALONE_FOOD_SENSES,
+    UNKNOWN_COMPOSITION_CATEGORIES,
+    Ontology,
+    RiskLevel,
+    Synonym,
+)
 from dinecheck.allergens.tokenize import (
     Token,
     canonical_key,
     e_number_base,
+    ins_key,
     is_purpose_note,
     is_quantity_note,
     quantity_names,
@@ -346,11 +354,15 @@ def pair_join_codes(words: list[str], i: int, ontology: Ontology) -> set[str]:
     the key it makes with the words around it. An imported name of unknown composition counts only what it surely
     carries (OFF's "wheatflour" is gluten; its other allergens are the import's doubt, not knowledge of the word)."""
     a, b = words[i], words[i + 1]
+    # a word of two senses written with and without its space ("whole grain", "wholegrain") joins into itself: what
+    # it is here (a modifier inside a name, or a food) is the reading's decision, not a hidden word's (``itself``)
     found = list(ontology.synonyms.get(a + b, ()))
+    itself = {s.canonical_id for s in found} if f"{a} {b}" in STANDALONE_FOOD_SENSES else set()
     if len(words) > 2:  # the names the joined word makes with its neighbours ("wafer cone")
         joined = " ".join((*words[:i], a + b, *words[i + 2 :]))
         found.extend(resolve_key(joined, ontology)[0])
         found.extend(s for gram, syns in word_hints(joined, ontology) if a + b in gram.split(" ") for s in syns)
+    found = [s for s in found if s.canonical_id not in itself]
     codes: set[str] = set()
     for syn in found:
         floor = _POSSIBLE if ontology.ingredients[syn.canonical_id].category in UNKNOWN_COMPOSITION_CATEGORIES else -1
@@ -790,7 +802,7 @@ def vague(syn: Synonym, ontology: Ontology) -> bool:
 
 
 # "A from B": an ingredient and what it is made from — read as both names (the allergens of both count)
-_SOURCE_SEPARATORS = (" made from ", " derived from ", " obtained from ", " from ", " issu de ", " issue de ",
+_SOURCE_SEPARATORS = (" made from ", " derived from ", " obtained from ", " grown on ", " from ", " issu de ", " issue de ",
                       " issus de ", " issues de ", " obtenu a partir de ", " aus ", " hergestellt aus ",
                       " procedente de ", " obtenido de ", " ottenuto da ", " derivato da ")  # fmt: skip
 # "A in B": a food and the medium it is packed in (the Codex standards for canned fish, fruit and vegetables name the
@@ -806,6 +818,7 @@ def _own_name_first(key: str, ontology: Ontology) -> _Resolved:
     """``key`` read as a name itself first (exactly or by a rewrite: "sicilian pecorino" is a cheese that may hold egg
     lysozyme, not pecorino from Sicily), else as a name with modifiers around it (a side of "A from B" / "A in B", a
     word joined again)."""
+    key = ins_key(key) or key  # "307b from soy", "1422 from maize": a side may be an additive's code without its E
     found = _rewritten(key, ontology)
     if found[0]:
         return found

@@ -37,6 +37,12 @@ _PUNCT = str.maketrans({"，": ",", "、": ",", "､": ",", "；": ";", "：": "
                         "？": "?", "\u3000": " ", "·": ",", "\u00a0": " "})  # fmt: skip
 _PUNCT_CHARS = re.compile("[" + "".join(re.escape(chr(c)) for c in _PUNCT) + "]")
 _HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-‐‑–][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
+# a hyphen with spaces after it and no line break between two letters: the break of a word whose line end was lost
+# when the text was pasted or read by OCR ("con- tain", "stabi- lisant") — or a hyphen that stands for a word left
+# out ("mono- and diglycerides", "Frucht- und Gemüsesaft"), which is never joined
+_HYPHEN_SPACE = re.compile(r"(?<=[^\W\d_])[-‐‑][ \t]+(?=[^\W\d_])")
+# the words after a hyphen that leaves a word out (five languages): "mono- and", "EU- und", "mono- et"
+_CONJUNCTIONS = frozenset({"and", "or", "und", "oder", "et", "ou", "y", "o", "u", "e", "ed", "bis", "to", "a"})
 # characters that print nothing and join what they stand between: the soft hyphen, zero-width space, non-joiner and
 # joiner, word joiner, byte-order mark ("mil\u200bk" is milk)
 _INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
@@ -135,11 +141,14 @@ def _tag_runs(text: str) -> list[list[re.Match[str]]]:
     return runs
 
 
-def readings(text: str, known: Callable[[str], bool]) -> tuple[Reading, Reading | None]:
+def readings(text: str, known: Callable[[str], bool],
+             word: Callable[[str], bool] = lambda _key: False) -> tuple[Reading, Reading | None]:
     """``(primary, alternative or None)`` for a raw label text; ``known(key)`` says whether a lookup key names a
     known ingredient (a joined word or a line-joined item is only read as one when it is known — or, for an inline
-    tag, always)."""
-    if not ("<" in text or "&" in text or "\n" in text or "\r" in text) and (
+    tag, always); ``word(key)`` whether it is a word of the text around a list (a word broken by a hyphen and a space
+    is joined when it is either)."""
+    spaced = "- " in text and _HYPHEN_SPACE.search(text) is not None
+    if not (spaced or "<" in text or "&" in text or "\n" in text or "\r" in text) and (
         text.isascii() or (_PUNCT_CHARS.search(text) is None and _INVISIBLE.search(text) is None)
     ):
         return Reading(text), None
@@ -151,6 +160,17 @@ def readings(text: str, known: Callable[[str], bool]) -> tuple[Reading, Reading 
         for m in _HYPHEN_BREAK.finditer(base):
             hyphen = base[m.start()]
             edits.append(_Edit(m.start(), m.end(), "", hyphen, "a word hyphenated across a line break"))
+    if spaced:
+        for m in _HYPHEN_SPACE.finditer(base):
+            before = _WORD_END.search(base, 0, m.start())
+            after = _WORD_START.search(base[m.end() : m.end() + 60])
+            if before is None or after is None or after.group(0).casefold() in _CONJUNCTIONS:
+                continue
+            joined = canonical_key(before.group(0) + after.group(0))
+            if (known(joined) or word(joined)) and not (known(canonical_key(before.group(0)))
+                                                        and known(canonical_key(after.group(0)))):
+                edits.append(_Edit(m.start(), m.end(), "", base[m.start() : m.end()],
+                                   "a word hyphenated across a lost line break"))  # fmt: skip
     if "<" in base:
         for run in _tag_runs(base):  # tags back to back ("che<o:p></o:p>ese") stand between the same two letters
             a, b = run[0].start(), run[-1].end()

@@ -93,14 +93,14 @@ _ABSENCE_PREFIXES = (
     "free from", "free of", "100% free from", "without", "sans", "senza", "sin", "ohne", "frei von", "exempt de",
     "suitable for", "convient aux", "convient a", "adapte aux", "geeignet fur", "apto para", "adatto a", "adatto ai",
     "adatto per", "no contiene", "does not contain", "ne contient pas", "enthalt kein", "enthalt keine",
-    "non contiene", "not a source of", "contains no", "ne contient aucun", "ne contient aucune", "priva di", "privo di",
+    "non contiene", "not a source of", "contains no", "contains no added", "with no added", "ne contient aucun", "ne contient aucune", "priva di", "privo di",
     "privi di", "prive di", "libre de", "libres de", "exento de", "exenta de",
     # "No soy. No gluten.": a claim only where it opens an item or a sentence and its object is a name
     # (:data:`_OPENING_ONLY`; Spanish and Italian "no" is "not": "no se descarta la presencia de alérgenos")
-    "no",
+    "no", "no added",
 )  # fmt: skip
 # absence prefixes that are a claim only at the start of an item or sentence ("Grade No. 1", "no added sugar" aside)
-_OPENING_ONLY = frozenset({"no"})
+_OPENING_ONLY = frozenset({"no", "no added"})
 # people with coeliac disease (folded, five languages): "not suitable for coeliacs" is gluten, and the word is one of
 # a warning (:data:`_WARNING_WORDS`)
 _COELIAC_WORD = r"co?eliac\w*|co?eliaqu\w*|zoliaki\w*"
@@ -578,8 +578,16 @@ def _region_keys(region: str) -> list[str]:
 
 def _asked_keys(region: str, ontology: Ontology) -> list[str]:
     """:func:`_region_keys` of the region with each English homograph that stands as an English noun cut out of it
-    (:func:`_english_region`: "heat a little oil in a frying pan" — Spanish "pan" is bread, English "pan" is not)."""
+    (:func:`_english_region`: "heat a little oil in a frying pan" — Spanish "pan" is bread, English "pan" is not) and
+    the legal form of an Indian company cut out (:data:`_PRIVATE_LIMITED`)."""
+    if "pvt" in region or "PVT" in region or "Pvt" in region:
+        region = _PRIVATE_LIMITED.sub(" | ", region, timeout=_TIMEOUT)
     return _region_keys(_english_region(region, ontology))
+
+
+# "Pvt. Ltd.", "Pvt Limited": the legal form of an Indian private company (Companies Act 2013) — the French "PVT"
+# (protéines végétales texturées) is no word of it
+_PRIVATE_LIMITED = regex.compile(r"(?<![^\W_])pvt\.?\s*(?:ltd|limited)(?![^\W_])", regex.IGNORECASE)
 
 
 _WORD = regex.compile(r"[^\W_]+")

@@ -15,7 +15,8 @@ from typing import Literal
 from dinecheck.allergens.compound import declared_names
 from dinecheck.allergens.declared import Declaration, declared_findings
 from dinecheck.allergens.detect import Finding, dedupe, detect, names_profile
-from dinecheck.allergens.furniture import furniture
+from dinecheck.allergens.furniture import common_words, furniture
+from dinecheck.allergens.modifiers import only_modifiers
 from dinecheck.allergens.normalize import (
     MAX_MEMO,
     Resolution,
@@ -157,7 +158,7 @@ _UNREADABLE = LabelResult(
 def _check(
     text: str, codes: tuple[str, ...], ontology: Ontology, declared: Declaration | None
 ) -> LabelResult:
-    primary, alternative = readings(text, lambda key: is_known(key, ontology))
+    primary, alternative = readings(text, lambda key: is_known(key, ontology), _around_word)
     # "shellfish" in everyday speech covers molluscs too (and a molluscs allergy may extend to crustaceans): the other
     # one is looked for as well and reported for the profile's one at POSSIBLE
     kin = tuple(_KIN[c] for c in codes if c in _KIN and _KIN[c] not in codes)
@@ -222,6 +223,7 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         splits=lambda whole, parts: split_keeps(whole, parts, ontology),
     )
     resolutions = _as_specifications(_as_colours(normalize(tokens, ontology), ontology), ontology)
+    resolutions = _cut_off_end(resolutions, text, ontology)
     settleable = _settleable(resolutions, ontology)
     # what declares no composition: notes, and a class name alone ("Ardeh (emulsifier)": the class, not the parts);
     # asked only when some name could be settled (most labels have none)
@@ -338,6 +340,28 @@ def _near_allergen_name(key: str, ontology: Ontology) -> bool:
 
 
 COLOUR_CLASS = "colour"  # the canonical id of the colour class ("colour", "colorant", "Farbstoff" …)
+
+
+def _around_word(key: str) -> bool:
+    """A word of the text around a list: an English word naming no food, or a word of the label furniture."""
+    return key in common_words() or key in furniture().words
+
+
+_CLOSING = frozenset(".!?)]}")
+
+
+def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontology) -> tuple[Resolution, ...]:
+    """A list cut off right after a processing or quality word ("…, whole" of whole milk, "…, dry" of dry roasted
+    peanuts): the last item of a text that ends with no closing mark after it is no description of the product (a
+    note) but an unknown — what followed is lost."""
+    if not resolutions:
+        return resolutions
+    last = max(range(len(resolutions)), key=lambda n: resolutions[n].token.span[1])
+    r = resolutions[last]
+    if r.rule != "note" or not _CLOSING.isdisjoint(text[r.token.span[1] :]) or not only_modifiers(r.token.key,
+                                                                                                   ontology):
+        return resolutions
+    return (*resolutions[:last], Resolution(r.token, (), None, None), *resolutions[last + 1 :])
 
 
 def _as_colours(resolutions: tuple[Resolution, ...], ontology: Ontology) -> tuple[Resolution, ...]:

@@ -307,6 +307,12 @@ def canonical_key(text: str) -> str:
     return key
 
 
+def ins_key(key: str) -> str | None:
+    """The E-number key of a Codex INS code standing alone without its E ("307b", "1422", "322(i)"), or None."""
+    m = _INS.match(key) if key[:1].isdigit() else None
+    return f"e{m.group(1)}{m.group(2) or ''}" if m is not None else None
+
+
 def e_number_base(key: str) -> str | None:
     """``e322i`` → ``e322``, ``e150d`` → ``e150``; None if ``key`` is not an E-number with a sub-letter."""
     m = _E_NUMBER.match(key)

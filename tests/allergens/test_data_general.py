@@ -130,3 +130,15 @@ def test_a_name_with_allergens_is_never_safe_for_them(onto: Ontology, pick: tupl
     res = check_label(f"Water, sugar, {text}, salt.", codes, onto)
     assert res.verdict != "SAFE"
     assert {f.code for f in res.findings} == set(codes)
+
+
+@pytest.mark.parametrize(("text", "milk"), [
+    ("mixed spices", False), ("spice mix", False), ("spice blend", False), ("épices mélangées", False),
+    ("Gewürzmischung", False), ("spice preparation", True), ("Gewürzzubereitung", True),
+    ("préparation d'épices", True),
+])  # fmt: skip
+def test_a_mix_of_spices_is_spices_and_a_spice_preparation_may_hold_more(onto: Ontology, text: str, milk) -> None:
+    """EU 1169/2011 Annex VII Part B ("spices" or "mixed spices") and the German Leitsätze für Gewürze: a
+    Gewürzmischung is spices only; a Gewürzzubereitung holds other ingredients too (flour, whey …)."""
+    r = check_label(text, ["MILK"], onto)
+    assert r.unmatched == () and (r.verdict == "VERIFY" if milk else r.verdict == "SAFE"), text

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dinecheck.allergens.furniture import common_words, furniture
+from dinecheck.allergens.furniture import common_words, furniture, nutrition_item
 from dinecheck.allergens.normalize import resolve_key, unknown_words
 from dinecheck.allergens.ontology import RiskLevel, load_data_dir
 from dinecheck.allergens.phrases import find_phrases
@@ -696,3 +696,38 @@ def test_tenth_round_furniture_is_no_ingredient(furniture: str) -> None:
 )
 def test_tenth_round_furniture_never_hides_an_allergen(text: str, code: str) -> None:
     assert check(text, code).verdict != "SAFE", check(text, code).to_json()
+
+
+@pytest.mark.parametrize("text", [
+    LIST + "Mfd. by: Acme Foods Pvt. Ltd., Plot 23, Industrial Area, Pune 411026.",
+    LIST + "Marketed by: Acme Foods Pvt Ltd, Pune 411026",
+    LIST + "Always read the label. Use only as directed.",
+    LIST + "Net Qty: 1 kg.",
+    LIST + "Serves 2.",
+    LIST + "Nutrition Facts: Serving size 1 tray (227g), Calories 350, Total Fat 12g, Sodium 780mg.",
+    LIST + "To steam: place in a lined steamer and steam over high heat for 8-10 minutes.",
+    LIST + "To heat: remove lid, cover with film and microwave on full power for 2 minutes.",
+    "Still water. Bottled at source.",
+    "Rice, less than 1% - corn syrup, dextrin.",
+    "Water, sodium benzoate (less than 0.1% as a preservative).",
+])  # fmt: skip
+def test_eleventh_round_furniture_is_no_ingredient(text: str) -> None:
+    """Indian operator lines ("Pvt. Ltd."), the TGA's supplement statements, the net quantity's abbreviation, the
+    servings of a pack, the US panel's "Calories 350", cooking headings with "to", a natural mineral water's "bottled
+    at source" and what is left of a share once its figure is read."""
+    r = check_label(text, PROFILE_ALL, ONTO)
+    assert r.verdict == "SAFE" and r.unmatched == (), (text, r.review_reasons)
+
+
+def test_pvt_is_a_legal_form_only_before_ltd_and_an_operator_line_never_hides_an_allergen() -> None:
+    """French "PVT" is textured vegetable protein: only "Pvt. Ltd." is the company form."""
+    assert check_label(LIST + "Distributed by: Acme PVT, Pune.", ["SOY"], ONTO).verdict != "SAFE"
+    r = check_label(LIST + "Mfd. by: Peanut Foods Pvt. Ltd., Pune.", ["PEANUT"], ONTO)
+    assert r.verdict != "SAFE" and [f.code for f in r.findings] == ["PEANUT"]
+    assert check_label(LIST + "Serves 2 with milk.", ["MILK"], ONTO).verdict == "AVOID"
+    assert check_label("Rice, less than 1% - milk.", ["MILK"], ONTO).verdict == "AVOID"
+
+
+def test_calories_with_a_number_is_a_nutrition_row_and_nothing_more() -> None:
+    assert nutrition_item("calories 350") and nutrition_item("fat 3.2g")
+    assert not nutrition_item("milk calories 350") and not nutrition_item("calories")

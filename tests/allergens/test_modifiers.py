@@ -83,7 +83,7 @@ def test_a_modifier_alone_is_not_an_ingredient() -> None:
     Noun-like processing words ("pulp", "cerneaux" — walnut kernels) and blends are never notes alone ("juice" alone
     is a name: fruit or vegetable juice)."""
     assert "entsteint" in ONTO.modifiers and "entsteint" not in ONTO.synonyms
-    r = check_label("sugar, entsteint", ["PEANUT"], ONTO)
+    r = check_label("sugar, entsteint.", ["PEANUT"], ONTO)
     assert r.verdict == "SAFE" and r.unmatched == () and r.tokens_processed == 1
     for word in ("pulp", "Cerneaux", "Mélange", "blend"):
         assert check_label(f"sugar, {word}", ["TREE_NUTS"], ONTO).unmatched == (word,)
@@ -129,6 +129,9 @@ def test_removing_modifiers_never_removes_an_allergen(case, words):
 @pytest.mark.parametrize(("text", "codes"), [
     ("glucose syrup from wheat", {"WHEAT", "GLUTEN"}), ("sirop de glucose issu de blé", {"WHEAT", "GLUTEN"}),
     ("tomato concentrate from tomatoes", set()),
+    ("yeast grown on barley", {"GLUTEN"}),  # what a yeast is grown on
+    ("antioxidant (307b from wheat)", {"WHEAT", "GLUTEN"}),  # a side may be an additive's code without its E
+    ("1422 from wheat", {"WHEAT", "GLUTEN"}),
 ])  # fmt: skip
 def test_a_name_made_from_another_reads_as_both(text: str, codes: set[str]) -> None:
     r = check_label(text, ["WHEAT", "GLUTEN", "PEANUT"], ONTO)
@@ -310,3 +313,55 @@ def test_a_malting_word_is_a_modifier_only_around_a_grain() -> None:
     assert check_label("rice, leche malteado", ["GLUTEN"], ONTO).verdict == "AVOID"
     assert check_label("rice, malted", ["GLUTEN"], ONTO).verdict == "VERIFY"
     assert check_label("rice, frutas de cascara, salt", ["TREE_NUTS"], ONTO).verdict == "AVOID"  # Spanish tree nuts
+
+
+@pytest.mark.parametrize(("text", "head", "stripped"), [
+    ("lightly carbonated water", "water", ("lightly", "carbonated")),
+    ("gently cooked chicken", "chicken", ("gently", "cooked")),
+    ("fein gemahlener pfeffer", "pfeffer", ("fein", "gemahlener")),
+    ("oignons finement haches", "oignons", ("finement", "haches")),
+])  # fmt: skip
+def test_an_adverb_before_a_processing_word_is_part_of_the_modifier(text: str, head: str, stripped) -> None:
+    assert strip_modifiers(lookup_key(text), ONTO) == (head, stripped)
+
+
+def test_an_adverb_is_no_modifier_on_its_own() -> None:
+    assert strip_modifiers("lightly chicken", ONTO) is None
+    assert check_label("salt, lightly", ["PEANUT"], ONTO).verdict == "VERIFY"
+
+
+@pytest.mark.parametrize(("text", "head", "stripped"), [
+    ("zinc sulphate monohydrate", "zinc sulphate", ("monohydrate",)),
+    ("calcium phosphate tribasic", "calcium phosphate", ("tribasic",)),
+    ("extractives of paprika", "paprika", ("extractives", "of")),
+    ("dry ginger", "ginger", ("dry",)),
+    ("lean ground beef", "ground beef", ("lean",)),
+    ("autres aromes naturels", "aromes naturels", ("autres",)),
+])  # fmt: skip
+def test_hydration_states_extractives_and_quality_words_are_modifiers(text: str, head: str, stripped) -> None:
+    """Eleventh round: the forms of a salt (hydrates, "tribasic"), US "extractives", "dry", "lean" and "other"."""
+    assert strip_modifiers(text, ONTO) == (head, stripped)
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("whole grain popcorn", "SAFE"),
+    ("organic whole grain brown rice", "SAFE"),
+    ("organic wholegrain rice", "SAFE"),
+    ("whole grain tortilla chips", "VERIFY"),  # whole grains the name does not say
+    ("whole grain crisps", "VERIFY"),
+    ("whole grain", "VERIFY"),  # alone: grains, which may be wheat
+])  # fmt: skip
+def test_whole_grain_before_a_grain_is_that_grain_and_before_anything_else_no_reading(text: str, verdict: str) -> None:
+    """"whole grain" is a quality of the grain it stands before; joined ("wholegrain") it names the same thing, so
+    joining its two words reveals no hidden cereal — but before a food that is no grain it may be grains unsaid."""
+    assert check_label(text, ["GLUTEN"], ONTO).verdict == verdict
+
+
+def test_processing_words_at_the_cut_off_end_of_a_list_are_unknown_not_a_description() -> None:
+    """"…, whole" of whole milk, "…, dry" of dry roasted peanuts: the last item of a text with no closing mark after
+    it may have lost its food — only a closed one ("Lightly carbonated.") describes the product."""
+    for text in ("Sugar, whole", "Sugar, dry", "Sugar, dry,", "Water. Lightly carbonated"):
+        r = check_label(text, ["MILK", "PEANUT"], ONTO)
+        assert r.verdict == "VERIFY" and r.unmatched, text
+    for text in ("Water. Lightly carbonated.", "Salt (unrefined)", "Sea salt. Harvested by hand."):
+        assert check_label(text, ["MILK", "PEANUT"], ONTO).verdict == "SAFE", text

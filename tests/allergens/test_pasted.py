@@ -149,3 +149,23 @@ def test_readings_of_any_text_map_back_inside_it(pieces: list[str]) -> None:
         if reading.text:
             a, b = reading.raw_span((0, len(reading.text)))
             assert 0 <= a <= b <= len(text)
+
+
+def test_a_hyphen_and_a_space_between_two_halves_of_a_known_word_join_them() -> None:
+    """A line break lost in pasting ("con- tain"): joined in the primary reading when the joined word is known,
+    kept in the alternative; a hyphen that stands for a word left out ("mono- and") is never joined."""
+    primary, alternative = readings("sugar, pea- nuts", known)
+    assert primary.text == "sugar, peanuts" and alternative is not None and alternative.text == "sugar, pea- nuts"
+    assert primary.why == ("a word hyphenated across a lost line break",)
+    primary, _alt = readings("Spices (con- tain celery)", known, lambda key: key == "contain")
+    assert primary.text == "Spices (contain celery)"
+    assert readings("mono- and diglycerides", known, lambda key: True) == readings("mono- and diglycerides", known)
+    assert readings("salt- pepper", known)[1] is None  # "saltpepper" is no known word: nothing to join
+
+
+def test_a_word_hyphenated_across_a_lost_line_break_is_read(onto) -> None:
+    assert check_label("Spice and herb extracts (con- tain celery), salt", ["PEANUT"], onto).verdict == "SAFE"
+    assert check_label("sugar, natural vanilla flav- ouring", ["PEANUT"], onto).verdict == "SAFE"
+    assert check_label("sugar, pea- nuts", ["PEANUT"], onto).verdict == "AVOID"
+    # the reading kept as written still names what it names: "egg- plant" joined is eggplant, "egg" stays POSSIBLE
+    assert check_label("sugar, mi- lk", ["MILK"], onto).verdict == "AVOID"

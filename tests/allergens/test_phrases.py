@@ -329,3 +329,20 @@ def test_an_english_homograph_is_read_again_once_the_ontology_has_it_in_english(
                             "names": {"en": ["pan"]}}) + "\n")  # fmt: skip
     text = "Rice, water. Heat a little oil in a frying pan and cook for 5 minutes."
     assert check_label(text, ["GLUTEN"], load_data_dir(data)).verdict != "SAFE"
+
+
+@pytest.mark.parametrize(("text", "claim"), [
+    ("Rice. Contains no added gluten, wheat, milk, egg or preservatives.", "Contains no"),
+    ("Rice with no added peanuts, milk.", "Rice. Contains no"),
+    ("Rice. No added peanuts.", "No"),
+])  # fmt: skip
+def test_no_added_is_a_claim_of_absence_like_contains_no(text: str, claim: str) -> None:
+    """"Contains no added …", "with no added …" (and "No added …" opening a sentence) name what was not added: read
+    as the same claim without "added" — its objects are no ingredients."""
+    onto = load_data_dir()
+    plain = text.replace("Rice with no added", "Rice. Contains no").replace("Contains no added", "Contains no")
+    plain = plain.replace("No added", "No")
+    assert claim in plain
+    for code in ("PEANUT", "MILK", "EGG", "FISH", "GLUTEN"):
+        assert check_label(text, [code], onto).verdict == check_label(plain, [code], onto).verdict, code
+    assert check_label(text, ["FISH"], onto).verdict == "SAFE"
