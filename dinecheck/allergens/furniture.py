@@ -394,13 +394,14 @@ def is_place(key: str) -> bool:
 
 
 def is_note_item(key: str) -> bool:
-    """An item that is exactly a mark, a diet or a processing state ("UHT", "kosher", "vegans"), or an organic
-    control code line ("FR-BIO-01 Agriculture UE")."""
+    """An item that is exactly a mark, a diet or a processing state ("UHT", "kosher", "vegans"), its numbers aside
+    ("Serves 2", "UMF 10+"), or an organic control code line ("FR-BIO-01 Agriculture UE")."""
     notes = furniture().notes
     if key in notes:
         return True
     if any(ch.isdigit() for ch in key) and (
-            " ".join(_NUMBER_WORD.sub(" ", key, timeout=_TIMEOUT).split()) in notes or _PACK.match(key)):  # fmt: skip
+            " ".join(_NUMBER_WORD.sub(" ", key, timeout=_TIMEOUT).replace("+", " ").split()) in notes
+            or _PACK.match(key)):  # fmt: skip
         return True
     m = _CONTROL_CODE.match(key)
     return m is not None and all(w in _CODE_LINE_WORDS for w in key[m.end() :].replace("/", " ").split())

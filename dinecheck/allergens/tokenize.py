@@ -197,7 +197,7 @@ _PER_HUNDRED = re.compile(r"\b(?:per|for|pour|je|pro|para|por|ogni|su|every|each
 
 _INNER_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # a hyphen between two letters ("Di-Glycerides")
 # an amount alone ("50g", "2,5 %"): what is left of a quantity line once its "per 100 g" was masked
-_AMOUNT_ONLY = re.compile(r"[<>~]?\s?\d+(?:[.,]\d+)?\s?(?:g|mg|kg|ml|cl|l|kcal|kj)(?: ?[e℮])?$")
+_AMOUNT_ONLY = re.compile(r"[<>~]?\s?\d+(?:[.,]\d+)?\s?(?:g|mg|µg|mcg|kg|ml|cl|l|kcal|kj|iu)(?: ?[e℮])?$")
 
 
 # an additive's international number without its "E" (Codex INS; Australian and New Zealand labels print "472e",

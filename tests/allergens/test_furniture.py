@@ -708,13 +708,19 @@ def test_tenth_round_furniture_never_hides_an_allergen(text: str, code: str) -> 
     LIST + "To steam: place in a lined steamer and steam over high heat for 8-10 minutes.",
     LIST + "To heat: remove lid, cover with film and microwave on full power for 2 minutes.",
     "Still water. Bottled at source.",
+    "Manuka honey. UMF 10+. MGO 263+.",
+    LIST + "Vitamin D3 (cholecalciferol), 400 IU.",
+    LIST + "BHT added to packaging material to preserve product freshness.",
+    "Apple cider vinegar. Raw, unfiltered, with the mother.",
+    "Pure maple syrup. Grade A Amber Color, Rich Taste.",
     "Rice, less than 1% - corn syrup, dextrin.",
     "Water, sodium benzoate (less than 0.1% as a preservative).",
 ])  # fmt: skip
 def test_eleventh_round_furniture_is_no_ingredient(text: str) -> None:
     """Indian operator lines ("Pvt. Ltd."), the TGA's supplement statements, the net quantity's abbreviation, the
     servings of a pack, the US panel's "Calories 350", cooking headings with "to", a natural mineral water's "bottled
-    at source" and what is left of a share once its figure is read."""
+    at source", what is left of a share once its figure is read, honey and maple-syrup grades, a dose in IU, an
+    antioxidant in the packaging and a vinegar's mother."""
     r = check_label(text, PROFILE_ALL, ONTO)
     assert r.verdict == "SAFE" and r.unmatched == (), (text, r.review_reasons)
 
