@@ -66,6 +66,7 @@ class Furniture:
     quantity_words: frozenset[str]
     instruction_finals: frozenset[str]
     words: frozenset[str]  # every word of every entry above: the vocabulary of text around a list
+    place_words: frozenset[str]  # every word of the places, countries and regions ("l'ariana": also "lariana")
 
 
 @lru_cache(maxsize=1)
@@ -109,6 +110,9 @@ def furniture() -> Furniture:
         words=frozenset(w for name, value in raw.items() if name not in ("countries", "regions")
                         for entry in (value.split() if isinstance(value, str) else value)
                         for w in lookup_key(entry).replace("'", " ").split()),  # fmt: skip
+        place_words=frozenset(w for name in ("places", "countries", "regions") for entry in raw.get(name, ())
+                              for w in (*lookup_key(entry).replace("'", " ").split(),
+                                        *lookup_key(entry).replace("'", "").split())),  # fmt: skip
     )
 
 
@@ -176,6 +180,19 @@ def _german_ordinal(t: str, i: int) -> bool:
     return t[i - 1 : i].isdigit() and _ORDINAL_LEAD.search(t, max(0, i - 12), i) is not None
 
 
+_NEXT_WORD = regex.compile(r" *([^\W\d_]+|\d)")
+
+
+def _goes_on(t: str, i: int) -> bool:
+    """Whether the sentence goes on after an abbreviation's period at ``i - 1``: a comma, a number or another
+    abbreviation follows ("Acme Pvt. Ltd., Pune", "approx. 5 g", "No. 12"); before any other word the period may
+    end the sentence ("Acme Foods Pvt. Ltd. Peanuts, sugar.", "microwave for 2 min. Stir.")."""
+    if t[i] == ",":
+        return True
+    m = _NEXT_WORD.match(t, i)
+    return m is not None and (m.group(1).isdigit() or m.group(1) in _ABBREVIATIONS)
+
+
 def sentence_end(t: str, start: int, limit: int) -> int:
     """End of the sentence from ``start`` (``. ! ?`` not between digits nor after an abbreviation such as "Inc.",
     "Ltd." or a dotted "S.r.l.", or a new line), never past an ingredients header, at most ``limit``."""
@@ -198,7 +215,7 @@ def sentence_end(t: str, start: int, limit: int) -> int:
             j = i
             while j > start and t[j - 1].isalpha():
                 j -= 1
-            after = i + 1 < len(t) and t[i + 1] in " ,"
+            after = i + 1 < len(t) and t[i + 1] in " ," and _goes_on(t, i + 1)
             dotted = 0 < i - j <= 2 and j > start and t[j - 1] == "."  # "S.L.", "S.r.l.", "B.V.", "S.p.A."
             if not (after and (dotted or (0 < i - j <= 4 and t[j:i] in _ABBREVIATIONS))):
                 return i

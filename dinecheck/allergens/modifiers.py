@@ -59,7 +59,8 @@ MALTED = frozenset({"malted", "malte", "maltee", "maltes", "maltees", "gemalzt",
 GRAIN_CATEGORIES = frozenset({"cereal", "grain", "flour"})
 WHOLE_GRAIN = frozenset({"wholegrain", "vollkorn"})
 # adverbs of degree and manner in the five languages (general knowledge of the languages): before a processing or
-# quality word they say how much or how it was done ("lightly carbonated", "gently cooked", "fein gemahlen")
+# quality word they say how much or how it was done ("lightly carbonated", "gently cooked", "fein gemahlen"), so a
+# key is read without them (:func:`without_adverbs`)
 ADVERBS = frozenset(lookup_key(w) for w in """
 lightly gently slowly slightly naturally freshly finely coarsely roughly thinly thickly partially partly fully
 carefully delicately traditionally specially mildly evenly
@@ -96,13 +97,33 @@ _NOUNS = frozenset({"pieces", "slices", "halves", "dices", "florets", "segments"
                     "mezcla", "miscela", "selection", "assortment"})  # fmt: skip
 
 
+# words that say what a food is made of or how much of it is left (fat, water of crystallisation, a grain's cut, "whole",
+# "other"): alone in a list they are what is left of a name ("nonfat" of nonfat dry milk, "whole" of whole milk,
+# "monohydrate" of lactose monohydrate, "pinhead" of pinhead oatmeal) — never a description of the product
+_NOT_ALONE = frozenset(lookup_key(w) for w in """
+whole nonfat non-fat lean dry sec secs seco seca secos secas secco secca cultured pinhead added other edible
+extractive extractives anhydrous monohydrate dihydrate trihydrate tetrahydrate pentahydrate hexahydrate heptahydrate
+decahydrate hemihydrate tribasic dibasic monobasic
+autre autres comestible anhydre monohydraté dihydraté trihydraté pentahydraté heptahydraté
+fettarm fettarme fettarmer fettarmes fettarmen fettarmem mager magere magerer mageres mageren magerem andere anderer
+anderes anderen anderem wasserfrei monohydrat dihydrat trihydrat pentahydrat heptahydrat
+magro magra magros magras otro otra otros otras comestibles anhidro anhidra monohidrato dihidrato trihidrato
+pentahidrato heptahidrato
+magri magre altro altra altri altre commestibile commestibili anidro anidra monoidrato diidrato triidrato pentaidrato
+eptaidrato
+""".split())  # fmt: skip
+
+
 def only_modifiers(key: str, ontology: Ontology) -> bool:
     """Whether ``key`` is made only of processing and quality words ("Pasteurisé", "sliced", "gemahlen", "organic
-    raw"): a description of the product, not an ingredient (a note). Never with a noun-like word of :data:`_NOUNS`,
-    never an origin (a place alone is handled by the caller)."""
+    raw"): a description of the product, not an ingredient (a note). Never with a noun-like word of :data:`_NOUNS` or
+    a word of what a food is made of (:data:`_NOT_ALONE`: "whole", "nonfat", "monohydrate"), never an origin (a place
+    alone is handled by the caller)."""
     mods = ontology.modifiers
     words = _words(key)
-    if not words or len(words) > MAX_MODIFIER_WORDS or _NOUNS.intersection(words) or MALTED.intersection(words):
+    if (not words or len(words) > MAX_MODIFIER_WORDS or _NOUNS.intersection(words) or MALTED.intersection(words)
+            or not _NOT_ALONE.isdisjoint(groups := (*words, *(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))))
+            or not STANDALONE_FOOD_SENSES.isdisjoint(groups)):  # "organic semi skimmed": milk  # fmt: skip
         return False
     n = len(words)
     ok = [False] * (n + 1)
@@ -113,6 +134,19 @@ def only_modifiers(key: str, ontology: Ontology) -> bool:
                 ok[i] = True
                 break
     return ok[n]
+
+
+def describes_only(key: str, ontology: Ontology) -> bool:
+    """Whether every word of ``key`` is a modifier of any kind — processing, quality, origin or part ("enriched
+    flower", "organic whole"): it says how or where, but names no food of its own."""
+    mods = ontology.modifiers
+    words = _words(key)
+    if not words or len(words) > MAX_WORDS:
+        return False
+    ok = [True] + [False] * len(words)
+    for i in range(1, len(words) + 1):
+        ok[i] = any(ok[k] and _join(words[k:i]) in mods for k in range(max(0, i - MAX_MODIFIER_WORDS), i))
+    return ok[-1]
 
 
 def strip_modifiers(key: str, ontology: Ontology) -> tuple[str, tuple[str, ...]] | None:
@@ -166,9 +200,8 @@ def modifier_readings(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[st
 
 
 def _is_modifier(words: list[str], mods: dict[str, str]) -> bool:
-    """Whether ``words`` is one modifier: a known one, or "non" or an adverb of degree or manner (:data:`ADVERBS`)
-    before a processing or quality word ("non hydrogenated", "sel non iodé", "lightly carbonated", "finement
-    hachés" — it says how much or how, never what: a modifier never names an allergen)."""
+    """Whether ``words`` is one modifier: a known one, or "non" before a processing or quality word ("non
+    hydrogenated", "sel non iodé" — it negates a process, never an ingredient: a modifier never names an allergen)."""
     return _join(words) in mods or _qualified(words, mods)
 
 
@@ -176,8 +209,45 @@ _DESCRIBING = ("modifier_processing", "modifier_quality")
 
 
 def _qualified(words: list[str], mods: dict[str, str]) -> bool:
-    """"non" or an adverb before a processing or quality word."""
-    return len(words) > 1 and (words[0] == "non" or words[0] in ADVERBS) and mods.get(_join(words[1:])) in _DESCRIBING
+    """"non" before a processing or quality word — never one that alone names a food ("non semi skimmed": milk)."""
+    rest = _join(words[1:])
+    return len(words) > 1 and words[0] == "non" and mods.get(rest) in _DESCRIBING and rest not in STANDALONE_FOOD_SENSES
+
+
+def without_adverbs(key: str, ontology: Ontology) -> str:
+    """``key`` without each adverb of degree or manner (:data:`ADVERBS`) that stands before a processing or quality
+    word ("lightly fermented black beans" → fermented black beans, "haricots noirs légèrement fermentés" → haricots
+    noirs fermentés): it says how much or how, never what — the rest is read as if it were not there, so a longer
+    name the processing word begins ("fermented black beans": soy) is read, never only the bare food."""
+    words = key.split(" ")
+    if ADVERBS.isdisjoint(words):
+        return key
+    mods = ontology.modifiers
+    kept = [w for i, w in enumerate(words) if not (
+        w in ADVERBS and i + 1 < len(words) and (mods.get(words[i + 1]) in _DESCRIBING
+                                                 or mods.get(_join(words[i + 1 : i + 3])) in _DESCRIBING))]  # fmt: skip
+    return " ".join(kept)
+
+
+def _strips_a_food(words: list[str], i: int, j: int, found, ontology: Ontology, resolve_key: Callable) -> bool:
+    """Whether the words stripped before or after the head ``words[i:j]``, taken whole, name a food carrying an allergen
+    the head lacks ("organic whole grain baby swiss": a cheese; "whole grain semi skimmed": milk) — a word of two
+    senses (:data:`STANDALONE_FOOD_SENSES`) is a modifier inside a name ("gruyère râpé"), unless the head is one of
+    those words itself."""
+    head_two_senses = any(s.key in STANDALONE_FOOD_SENSES for s in found)  # "organic whole grain" reads as whole grain
+    have = {p.code for s in found for p in ontology.allergen_paths(s.canonical_id)}
+    for part in (words[:i], words[j:]):
+        if not part:
+            continue
+        phrase = _join(part)
+        if (not head_two_senses if phrase in STANDALONE_FOOD_SENSES else MALTED.issuperset(part)):
+            continue  # a word of two senses inside a name ("malteada" too); "malted", whose malt the reading adds
+        if (not WHOLE_GRAIN.isdisjoint(part) or "whole grain" in phrase) and all(
+                ontology.ingredients[s.canonical_id].category in GRAIN_CATEGORIES for s in found):  # fmt: skip
+            continue  # "organic whole grain brown rice": whole grain before a grain is that grain
+        if any(p.code not in have for s in resolve_key(phrase, ontology)[0] for p in ontology.allergen_paths(s.canonical_id)):
+            return True
+    return False
 
 
 def _head_fits(words: list[str], i: int, j: int, ontology: Ontology, resolve_key: Callable) -> bool:
@@ -186,6 +256,8 @@ def _head_fits(words: list[str], i: int, j: int, ontology: Ontology, resolve_key
     if not found:
         return False
     around = (*words[:i], *words[j:])
+    if around and _strips_a_food(words, i, j, found, ontology, resolve_key):
+        return False
     # "whole grain" says the head is a whole grain ("whole grain popcorn", "organic whole grain rice"); before
     # anything else it may be grains the name does not say ("whole grain tortilla chips"): no reading
     if (not WHOLE_GRAIN.isdisjoint(around) or "whole grain" in " ".join(around)) and not all(

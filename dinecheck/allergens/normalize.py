@@ -56,6 +56,7 @@ from dinecheck.allergens.modifiers import (
     modifier_readings,
     only_modifiers,
     strip_modifiers,
+    without_adverbs,
 )
 from dinecheck.allergens.ontology import (
     LANGUAGES,
@@ -70,6 +71,7 @@ from dinecheck.allergens.tokenize import (
     canonical_key,
     e_number_base,
     ins_key,
+    is_part_note,
     is_purpose_note,
     is_quantity_note,
     quantity_names,
@@ -205,6 +207,7 @@ class Memo:
     unknown_words: dict[str, bool] = field(default_factory=dict)  # instruction text → whether a word is unread
     colour_keys: dict[str, bool] = field(default_factory=dict)  # matched key → whether it names the colour class
     allergen_words: list[str] = field(default_factory=list)  # one-word names that carry an allergen, sorted
+    core_words: set[str] = field(default_factory=set)  # one-word names of the allergen families' own foods
 
 
 MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (memory stays bounded)
@@ -491,6 +494,8 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
     plain = memo.readings if memo is not None else {}  # the hot path: a remembered reading, no call
     for tok in tokens:
         key = tok.key
+        if tok.role == "note" and tok.parent is None and is_part_note(key):
+            tok = tok._replace(role="ingredient")  # "Sugar, whole, salt": no bracket says what it describes
         quantity = tok.role == "note" and is_quantity_note(key)
         if quantity:
             # "187 g de viande utilisés pour 100 g de saucisson sec": the foods it names, read like ingredients
@@ -540,6 +545,10 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
                 alt = remembered(ontology, "readings", bare, partial(_reading, bare, False, ontology))
                 if alt[0]:
                     found = (alt[0], alt[1], "amount")
+        if not found[0] and " " in key and (bare := without_adverbs(key, ontology)) != key and remembered(
+                ontology, "bare_notes", bare, partial(_bare_note, bare, ontology)):  # fmt: skip
+            out.append(Resolution(tok, (), None, "note"))  # "Lightly carbonated": a note, as "carbonated" is
+            continue
         if not found[0] and _glyph_sites(key):  # "sa1t", "cocoa rnass"
             found = remembered(ontology, "glyphs", key, partial(_glyph_reading, key, ontology))
         if not found[0] and remembered(ontology, "bare_notes", key, partial(_bare_note, key, ontology)):
@@ -720,7 +729,15 @@ def _reading(key: str, hyphenated: bool, ontology: Ontology) -> _Resolved:
     if found[0] and found[2] != "exact" and " " in key:
         have = {p.code for syn in found[0] for p in ontology.allergen_paths(syn.canonical_id)}
         if not _keeps_joins(key.split(" "), have, ontology):
-            return (), None, None
+            found = (), None, None
+    if " " in key and (bare := without_adverbs(key, ontology)) != key:
+        # "lightly fermented black beans" (soy), "finely chopped liver" (egg): the key read as if the adverb were not
+        # there is a reading too, and its allergens count
+        other = _reading(bare, hyphenated, ontology)
+        if other[0] and found[0]:
+            found = (tuple(dict.fromkeys((*found[0], *other[0]))), f"{found[1]} | {other[1]}", f"{found[2]}; adverb")
+        elif other[0]:
+            found = other[0], other[1], "adverb"
     return found
 
 
@@ -878,7 +895,7 @@ def names_allergen(key: str, ontology: Ontology) -> bool:
     """Whether a word or words of ``key`` name an allergen-bearing ingredient: the whole key, its word groups, or a
     compound or glued word (:func:`hidden_mentions`) — as written, or with the OCR glyphs any word may hold put back
     ("keep refrigerated 5almon", "made in Italy with pest0"). What a mask or a note must never hide."""
-    if _names_allergen(key, ontology):
+    if _names_allergen(key, ontology) or _misspelt_allergen_word(key, ontology):
         return True
     if "'" in key and _names_allergen(" ".join(key.replace("'", " ").split()), ontology):
         return True  # quotes and elisions: "mit 'butter' braten", "l'arachide"
@@ -894,8 +911,8 @@ def mention_codes(key: str, ontology: Ontology) -> tuple[frozenset[str], bool]:
     """The allergen codes the whole words of ``key`` name (the key, or n-grams of it, read exactly), and whether it
     may name more than these: a compound or glued word (:func:`hidden_mentions`) or a word whose OCR glyphs, put
     back, name another allergen (:func:`names_allergen` says yes to all of them)."""
-    codes = _plain_codes(key, ontology)
-    if hidden_mentions(key, ontology):
+    codes = _plain_codes(key, ontology) | _additive_codes(key, ontology)
+    if hidden_mentions(key, ontology) or _misspelt_allergen_word(key, ontology):
         return codes, True
     if _glyph_sites(key):
         loose = glyphs.readings(key, loose=True)
@@ -937,7 +954,63 @@ def _glyph_word_near_allergen(key: str, ontology: Ontology) -> bool:
 
 
 def _names_allergen(key: str, ontology: Ontology) -> bool:
-    return bool(_plain_codes(key, ontology)) or hidden_mentions(key, ontology)
+    return bool(_plain_codes(key, ontology)) or hidden_mentions(key, ontology) or bool(_additive_codes(key, ontology))
+
+
+# an additive's Codex INS number without its E, with or without "INS" and a sub-letter ("220", "INS 223", "322(i)",
+# "1105"): the E-number it stands for (as the tokenizer reads it)
+_INS_WORD = re.compile(r"(?<![\w.,/])(?:ins ?)?(1\d{2,3}|[2-9]\d{2}) ?(?:\(?([a-f]|i{1,3}|iv|v)\)?)?(?![\w.,/%])"
+                       r"(?! ?(?:g|gr|kg|mg|ml|cl|l|kcal|kj|cal|oz|lb|ppm|%)(?![\w]))")  # "227 g" is an amount
+
+
+def _additive_codes(key: str, ontology: Ontology) -> set[str]:
+    """The allergens of the additives whose numbers ``key`` holds, each read as its E-number ("preservative 223":
+    sulphites; "1105": egg lysozyme) — a mask or a note never hides one."""
+    if not _HAS_DIGIT.search(key):
+        return set()
+    return {code for m in _INS_WORD.finditer(key)
+            for code in _codes(resolve_key(f"e{m.group(1)}{m.group(2) or ''}", ontology)[0], ontology)}  # fmt: skip
+
+
+MIN_MISSPELT_CHARS = 5
+
+
+def _misspelt_allergen_word(key: str, ontology: Ontology) -> bool:
+    """Whether a word of ``key`` that nothing reads (no name, no word of the furniture or of a place, no English word
+    naming no food) within the suggestions' reach of a name carrying an allergen ("Penauts", "Arachydes", "Sesme", "Soyabeen"): a
+    suggestion never makes a label SAFE, so a mask or a note never hides such a word."""
+    from dinecheck.allergens.suggest import close_names  # suggest reads this module's memo: imported late
+
+    vocabulary, places = furniture().words, furniture().place_words
+    for word in key.split(" "):
+        if (len(word) < MIN_MISSPELT_CHARS or not word.isalpha() or word in vocabulary or word in places
+                or word in common_words()):  # fmt: skip
+            continue
+        if resolve_key(word, ontology)[0] or word in ontology.modifiers:
+            continue
+        edits = 1 if len(word) <= 6 else 2  # as the suggestions search ("penauts": a swap is two edits)
+        core = _core_words(ontology)
+        if any(n in core for n in close_names(word, ontology, edits, min_chars=MIN_MISSPELT_CHARS)):
+            return True
+    return False
+
+
+def _core_words(ontology: Ontology) -> set[str] | frozenset[str]:
+    """The one-word names of the allergen families' own foods — curated ingredients with no parent that surely carry
+    an allergen (peanuts, arachides, sesame, almonds, milk, wheat …), not the species and varieties below them nor the
+    general vocabulary: a word nothing reads near one of these is taken for it misspelt ("Valencia" is no valençay,
+    "Leeds" no seeds)."""
+    memo = memo_for(ontology)
+    if memo is not None and memo.core_words:
+        return memo.core_words
+    sure = RiskLevel.POSSIBLE.rank
+    words = {key for key, syns in ontology.synonyms.items() if " " not in key and any(
+        ontology.ingredients[s.canonical_id].parent is None and not s.canonical_id.startswith("g_")
+        and any(p.level.rank > sure for p in ontology.allergen_paths(s.canonical_id)) for s in syns)}  # fmt: skip
+    if memo is None:
+        return frozenset(words)
+    memo.core_words.update(words)
+    return memo.core_words
 
 
 MAX_SEGMENT_WORDS = 40

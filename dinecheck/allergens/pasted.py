@@ -167,8 +167,9 @@ def readings(text: str, known: Callable[[str], bool],
             if before is None or after is None or after.group(0).casefold() in _CONJUNCTIONS:
                 continue
             joined = canonical_key(before.group(0) + after.group(0))
-            if (known(joined) or word(joined)) and not (known(canonical_key(before.group(0)))
-                                                        and known(canonical_key(after.group(0)))):
+            rest = _item_around(base, m.end() + after.end(), m.end() + after.end())[1]  # "es- senza di senape"
+            if (known(joined) or word(joined) or (rest and known(canonical_key(f"{joined} {rest}")))) and not (
+                    known(canonical_key(before.group(0))) and known(canonical_key(after.group(0)))):  # fmt: skip
                 edits.append(_Edit(m.start(), m.end(), "", base[m.start() : m.end()],
                                    "a word hyphenated across a lost line break"))  # fmt: skip
     if "<" in base:

@@ -7,6 +7,7 @@ Stages: :mod:`phrases` (risk phrases on raw text) → :mod:`tokenize` → :mod:`
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -16,7 +17,7 @@ from dinecheck.allergens.compound import declared_names
 from dinecheck.allergens.declared import Declaration, declared_findings
 from dinecheck.allergens.detect import Finding, dedupe, detect, names_profile
 from dinecheck.allergens.furniture import common_words, furniture
-from dinecheck.allergens.modifiers import only_modifiers
+from dinecheck.allergens.modifiers import describes_only, only_modifiers, without_adverbs
 from dinecheck.allergens.normalize import (
     MAX_MEMO,
     Resolution,
@@ -315,8 +316,10 @@ def _settleable(resolutions: tuple[Resolution, ...], ontology: Ontology) -> list
         if rule == "note":
             continue
         syns = r.synonyms
-        if not syns and _near_allergen_name(r.token.key, ontology):
-            continue  # "Pcanuts (flour, salt)": a misspelt allergen name is never settled by its components
+        if not syns and (_near_allergen_name(r.token.key, ontology) or describes_only(r.token.key, ontology)):
+            # "Pcanuts (flour, salt)": a misspelt allergen name is never settled by its components; nor a name of
+            # modifiers only ("Enriched flower (niacin, iron …)"): the components may be only what was added to it
+            continue
         if not syns or rule == "segmented":
             out.append(n)
             continue
@@ -348,19 +351,23 @@ def _around_word(key: str) -> bool:
 
 
 _CLOSING = frozenset(".!?)]}")
+_ELLIPSIS = re.compile(r"[(\[]?\s*(?:\.{2,}|…)\s*[)\]]?")
 
 
 def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontology) -> tuple[Resolution, ...]:
-    """A list cut off right after a processing or quality word ("…, whole" of whole milk, "…, dry" of dry roasted
-    peanuts): the last item of a text that ends with no closing mark after it is no description of the product (a
-    note) but an unknown — what followed is lost."""
+    """A list cut off right after a processing word ("…, roasted" of roasted peanuts, "…, sliced"): the last item of
+    a text that ends with no closing mark after it (an ellipsis is none: it marks the cut) is no description of the
+    product (a note) but an unknown — what followed is lost. Words of what a food is made of ("whole", "dry",
+    "nonfat") are never a description anywhere (:func:`~dinecheck.allergens.modifiers.only_modifiers`)."""
     if not resolutions:
         return resolutions
     last = max(range(len(resolutions)), key=lambda n: resolutions[n].token.span[1])
     r = resolutions[last]
-    if r.rule != "note" or not _CLOSING.isdisjoint(text[r.token.span[1] :]) or not only_modifiers(r.token.key,
-                                                                                                   ontology):
-        return resolutions
+    after = _ELLIPSIS.sub(" ", text[r.token.span[1] :])  # "Sugar, roasted..." : the dots mark the cut
+    key = without_adverbs(r.token.key, ontology)  # "Lightly carbonated"
+    if (r.rule != "note" or not _CLOSING.isdisjoint(after) or not only_modifiers(key, ontology)
+            or not any(ontology.modifiers.get(w) == "modifier_processing" for w in key.split(" "))):  # fmt: skip
+        return resolutions  # a quality word alone is a footnote's mark ("*organic"), not half a name
     return (*resolutions[:last], Resolution(r.token, (), None, None), *resolutions[last + 1 :])
 
 

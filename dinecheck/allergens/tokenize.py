@@ -170,10 +170,15 @@ def is_purpose_note(key: str) -> bool:
     return False
 
 
+def is_part_note(key: str) -> bool:
+    """Which part of a plant, or in what form ("(Leaf)", "(Whole Plant)", "(powder)"): a note about the name before it
+    — inside its brackets; alone in a list it is what is left of a name ("…, whole" of whole milk, "flower" for flour),
+    and normalisation reads it as an ingredient there."""
+    return key.split(" ", 1)[0] in _PART_WORDS and all(w in _PART_WORDS for w in key.split(" "))
+
+
 def _is_purpose_note(key: str) -> bool:
-    if key.split(" ", 1)[0] in _PART_WORDS and all(w in _PART_WORDS for w in key.split(" ")):
-        return True  # "(Leaf)", "(Whole Plant)", "Powder": which part of a plant, never an ingredient of its own
-    return is_purpose_note(key)
+    return is_part_note(key) or is_purpose_note(key)
 
 
 _NOTE_FIRST = frozenset(

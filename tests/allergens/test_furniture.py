@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dinecheck.allergens.furniture import common_words, furniture, nutrition_item
+from dinecheck.allergens.furniture import common_words, furniture, nutrition_item, sentence_end
 from dinecheck.allergens.normalize import resolve_key, unknown_words
 from dinecheck.allergens.ontology import RiskLevel, load_data_dir
 from dinecheck.allergens.phrases import find_phrases
@@ -737,3 +737,25 @@ def test_pvt_is_a_legal_form_only_before_ltd_and_an_operator_line_never_hides_an
 def test_calories_with_a_number_is_a_nutrition_row_and_nothing_more() -> None:
     assert nutrition_item("calories 350") and nutrition_item("fat 3.2g")
     assert not nutrition_item("milk calories 350") and not nutrition_item("calories")
+
+
+def test_an_abbreviation_goes_on_only_before_a_comma_a_number_or_another_abbreviation() -> None:
+    """"Pvt. Ltd., Pune" and "ca. 5 g" go on; after "Ltd." or "min." a word may open the next sentence ("…Pvt. Ltd.
+    Peanuts, sugar.", "microwave for 2 min. Stir.") — the mask must end there, never swallow it."""
+    t = "acme foods pvt. ltd., pune 411026. peanuts"
+    assert sentence_end(t, 0, len(t)) == t.index("411026.") + 6
+    t = "acme foods pvt. ltd. peanuts, sugar."
+    assert sentence_end(t, 0, len(t)) == t.index("ltd.") + 3
+    t = "microwave for 2 min. stir well."
+    assert sentence_end(t, 0, len(t)) == t.index("min.") + 3
+    t = "weight ca. 5 g per serving. salt"
+    assert sentence_end(t, 0, len(t)) == t.index("serving.") + 7
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("Mfd. by: Acme Foods Pvt Ltd, Pune, penauts", "PEANUT"),  # a word one edit (a swap) from a name
+    ("Rice, water. Keep refrigerated 220", "SULPHITES"),  # an additive's number without its E
+    ("Rice, water. Packed by: Acme Ltd. INS 220.", "SULPHITES"),
+])  # fmt: skip
+def test_a_mask_never_hides_an_additive_number_or_a_misspelt_allergen_name(text: str, code: str) -> None:
+    assert check_label(text, [code], ONTO).verdict != "SAFE"

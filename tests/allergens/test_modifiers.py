@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dinecheck.allergens.modifiers import COLOURS, modifier_readings, strip_modifiers
+from dinecheck.allergens.modifiers import COLOURS, modifier_readings, strip_modifiers, without_adverbs
 from dinecheck.allergens.ontology import NEGATIONS, STANDALONE_FOOD_SENSES, load_data_dir
 from dinecheck.allergens.pipeline import PROFILE_ALL, check_label
 from dinecheck.allergens.text import lookup_key
@@ -315,18 +315,27 @@ def test_a_malting_word_is_a_modifier_only_around_a_grain() -> None:
     assert check_label("rice, frutas de cascara, salt", ["TREE_NUTS"], ONTO).verdict == "AVOID"  # Spanish tree nuts
 
 
-@pytest.mark.parametrize(("text", "head", "stripped"), [
-    ("lightly carbonated water", "water", ("lightly", "carbonated")),
-    ("gently cooked chicken", "chicken", ("gently", "cooked")),
-    ("fein gemahlener pfeffer", "pfeffer", ("fein", "gemahlener")),
-    ("oignons finement haches", "oignons", ("finement", "haches")),
+@pytest.mark.parametrize(("text", "codes"), [
+    ("lightly carbonated water", set()),
+    ("gently cooked chicken", set()),
+    ("fein gemahlener Pfeffer", set()),
+    ("oignons finement hachés", set()),
+    ("lightly fermented black beans", {"SOY"}),  # the longer name the processing word begins: fermented black beans
+    ("haricots noirs légèrement fermentés", {"SOY"}),
+    ("finely chopped liver", {"EGG"}),  # chopped liver may hold egg; liver alone does not
+    ("lightly dry roasted", {"PEANUT", "TREE_NUTS"}),  # dry roasted alone names nuts
 ])  # fmt: skip
-def test_an_adverb_before_a_processing_word_is_part_of_the_modifier(text: str, head: str, stripped) -> None:
-    assert strip_modifiers(lookup_key(text), ONTO) == (head, stripped)
+def test_an_adverb_before_a_processing_word_is_read_as_if_it_were_not_there(text: str, codes: set[str]) -> None:
+    """"lightly", "finement", "fein" say how much or how: the key without them is read (and what it names counts),
+    so an adverb never hides the longer name its processing word begins."""
+    r = check_label(f"salt, {text}, rice", ["PEANUT", "TREE_NUTS", "SOY", "EGG", "MILK"], ONTO)
+    assert r.unmatched == () and {f.code for f in r.findings} == codes, (text, r.review_reasons)
+    assert without_adverbs(lookup_key(text), ONTO) != lookup_key(text)
 
 
 def test_an_adverb_is_no_modifier_on_its_own() -> None:
-    assert strip_modifiers("lightly chicken", ONTO) is None
+    assert strip_modifiers("lightly chicken", ONTO) is None and without_adverbs("lightly chicken", ONTO) == (
+        "lightly chicken")
     assert check_label("salt, lightly", ["PEANUT"], ONTO).verdict == "VERIFY"
 
 
@@ -357,11 +366,25 @@ def test_whole_grain_before_a_grain_is_that_grain_and_before_anything_else_no_re
     assert check_label(text, ["GLUTEN"], ONTO).verdict == verdict
 
 
+@pytest.mark.parametrize("text", ["whole grain semi-skimmed", "organic whole grain semi-skimmed.",
+                                  "organic whole grain baby swiss.", "whole grain grattugiato"])  # fmt: skip
+def test_stripped_words_that_name_a_food_the_head_lacks_make_no_reading(text: str) -> None:
+    """Found by the eleventh round's sweep: "whole grain" read as the head (cereal) with "semi skimmed" or "baby
+    swiss" stripped after it lost the milk those words name; such a reading is no reading."""
+    assert check_label(f"Rice, water, {text}", ["MILK"], ONTO).verdict != "SAFE"
+    assert strip_modifiers("gruyere rape", ONTO) == ("gruyere", ("rape",))  # a word of two senses inside a name
+
+
 def test_processing_words_at_the_cut_off_end_of_a_list_are_unknown_not_a_description() -> None:
-    """"…, whole" of whole milk, "…, dry" of dry roasted peanuts: the last item of a text with no closing mark after
-    it may have lost its food — only a closed one ("Lightly carbonated.") describes the product."""
-    for text in ("Sugar, whole", "Sugar, dry", "Sugar, dry,", "Water. Lightly carbonated"):
+    """"…, roasted" of roasted peanuts: the last item of a text with no closing mark after it (an ellipsis marks the
+    cut) may have lost its food — only a closed one ("Lightly carbonated.") describes the product; a word of what a food
+    is made of ("whole", "nonfat", "monohydrate") is never a description, and a part word alone outside brackets is
+    none either; a quality word at the end is a footnote's mark ("*organic")."""
+    for text in ("Sugar, roasted", "Sugar, sliced...", "Sugar, roasted [...]", "Water. Lightly carbonated",
+                 "Sugar, whole.", "Sugar, whole, salt", "Sugar, nonfat dry, salt.", "Sugar, monohydrate.",
+                 "Sugar, whole\nKeep refrigerated."):
         r = check_label(text, ["MILK", "PEANUT"], ONTO)
         assert r.verdict == "VERIFY" and r.unmatched, text
-    for text in ("Water. Lightly carbonated.", "Salt (unrefined)", "Sea salt. Harvested by hand."):
+    for text in ("Water. Lightly carbonated.", "Salt (unrefined)", "Sea salt. Harvested by hand.", "Sugar, roasted.",
+                 "Organic sugar, salt. *organic", "Cumin seeds (whole), salt"):
         assert check_label(text, ["MILK", "PEANUT"], ONTO).verdict == "SAFE", text

@@ -169,3 +169,5 @@ def test_a_word_hyphenated_across_a_lost_line_break_is_read(onto) -> None:
     assert check_label("sugar, pea- nuts", ["PEANUT"], onto).verdict == "AVOID"
     # the reading kept as written still names what it names: "egg- plant" joined is eggplant, "egg" stays POSSIBLE
     assert check_label("sugar, mi- lk", ["MILK"], onto).verdict == "AVOID"
+    # the joined word with the rest of its item is a name: "es- senza di senape" is no "senza" (without) claim
+    assert check_label("Rice, water, es- senza di senape", ["MUSTARD"], onto).verdict == "AVOID"
