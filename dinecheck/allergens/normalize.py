@@ -71,7 +71,6 @@ from dinecheck.allergens.tokenize import (
     canonical_key,
     e_number_base,
     ins_key,
-    is_part_note,
     is_purpose_note,
     is_quantity_note,
     quantity_names,
@@ -494,8 +493,6 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
     plain = memo.readings if memo is not None else {}  # the hot path: a remembered reading, no call
     for tok in tokens:
         key = tok.key
-        if tok.role == "note" and tok.parent is None and is_part_note(key):
-            tok = tok._replace(role="ingredient")  # "Sugar, whole, salt": no bracket says what it describes
         quantity = tok.role == "note" and is_quantity_note(key)
         if quantity:
             # "187 g de viande utilisés pour 100 g de saucisson sec": the foods it names, read like ingredients

@@ -34,7 +34,7 @@ from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
 from dinecheck.allergens.pasted import Reading, readings
 from dinecheck.allergens.phrases import PhraseHit, find_phrases, has_warning_word
 from dinecheck.allergens.suggest import close_names, suggestions
-from dinecheck.allergens.tokenize import tokenize
+from dinecheck.allergens.tokenize import Token, is_part_note, tokenize
 from dinecheck.allergens.verdict import decide
 from dinecheck.errors import OntologyError
 
@@ -223,6 +223,7 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         plans=memo.plans if (memo := memo_for(ontology)) is not None else None,
         splits=lambda whole, parts: split_keeps(whole, parts, ontology),
     )
+    tokens = _items_alone(tokens, text)
     resolutions = _as_specifications(_as_colours(normalize(tokens, ontology), ontology), ontology)
     resolutions = _cut_off_end(resolutions, text, ontology)
     settleable = _settleable(resolutions, ontology)
@@ -343,6 +344,20 @@ def _near_allergen_name(key: str, ontology: Ontology) -> bool:
 
 
 COLOUR_CLASS = "colour"  # the canonical id of the colour class ("colour", "colorant", "Farbstoff" …)
+
+
+_ITEM_GAP = frozenset(",;.:\n\r•|")
+
+
+def _items_alone(tokens: tuple[Token, ...], text: str) -> tuple[Token, ...]:
+    """A part word standing as an item of its own outside brackets ("Sugar, whole, salt", "flower" written for flour)
+    describes nothing: it is what is left of a name, read as an ingredient. Inside brackets ("Cumin (whole)") or right
+    after them in the same item ("konjac (…) en flocons") it still says which part or form of the name before it."""
+    alone = [n for n, tok in enumerate(tokens) if tok.role == "note" and tok.parent is None and is_part_note(tok.key)
+             and not _ITEM_GAP.isdisjoint(text[tokens[n - 1].span[1] : tok.span[0]] if n else ",")]  # fmt: skip
+    if not alone:
+        return tokens
+    return tuple(tok._replace(role="ingredient") if n in alone else tok for n, tok in enumerate(tokens))
 
 
 def _around_word(key: str) -> bool:
