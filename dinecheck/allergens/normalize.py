@@ -998,14 +998,14 @@ def _core_words(ontology: Ontology) -> set[str] | frozenset[str]:
     general vocabulary: a word nothing reads near one of these is taken for it misspelt ("Valencia" is no valençay,
     "Leeds" no seeds)."""
     memo = memo_for(ontology)
-    if memo is not None and memo.core_words:
+    if memo is None:  # a live view of a database: no suggestion search either (:func:`~.suggest.close_names`)
+        return frozenset()
+    if memo.core_words:
         return memo.core_words
     sure = RiskLevel.POSSIBLE.rank
     words = {key for key, syns in ontology.synonyms.items() if " " not in key and any(
         ontology.ingredients[s.canonical_id].parent is None and not s.canonical_id.startswith("g_")
         and any(p.level.rank > sure for p in ontology.allergen_paths(s.canonical_id)) for s in syns)}  # fmt: skip
-    if memo is None:
-        return frozenset(words)
     memo.core_words.update(words)
     return memo.core_words
 

@@ -17,7 +17,10 @@ an ambiguity can never make a label SAFE:
 * a line break with no list separator next to it, when the words on either side form a known name with a space
   (``Peanut\\nbutter``), is a space in the primary reading and a separator in the alternative;
 * HTML entities are decoded (``&amp;`` → ``&``, ``&eacute;`` → ``é``); full-width/CJK punctuation becomes its ASCII
-  list equivalent (same length).
+  list equivalent (same length);
+* a hyphen with spaces after it between two letters ("con- tain") joins the word when the joined word is known
+  (never before a conjunction: "mono- and"); a word decoded in the wrong character set ("PurÃ©e") is read as ftfy
+  mends it — in both cases the text as written is the alternative reading.
 
 Spans of findings computed on a reading are mapped back to the raw text with :meth:`Reading.raw_span`.
 """
@@ -41,6 +44,10 @@ _HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-‐‑–][ \t]*\r?\n[ \t]*(?=[^\W\d
 # when the text was pasted or read by OCR ("con- tain", "stabi- lisant") — or a hyphen that stands for a word left
 # out ("mono- and diglycerides", "Frucht- und Gemüsesaft"), which is never joined
 _HYPHEN_SPACE = re.compile(r"(?<=[^\W\d_])[-‐‑][ \t]+(?=[^\W\d_])")
+# UTF-8 text decoded as Windows-1252 or Latin-1 ("PurÃ©e", "Ã€ conserver", "Â°C"): a word holding such a pair is read
+# as ftfy mends it (the text as written is the alternative reading)
+_MOJIBAKE = re.compile("[ÃÂâ][\u0080-\u00bf\u0152-\u0178\u0192\u02c6\u02dc\u2013-\u2122]")
+_WORD_RUN = re.compile(r"[^\s,;:()\[\]]+")
 # the words after a hyphen that leaves a word out (five languages): "mono- and", "EU- und", "mono- et"
 _CONJUNCTIONS = frozenset({"and", "or", "und", "oder", "et", "ou", "y", "o", "u", "e", "ed", "bis", "to", "a"})
 # characters that print nothing and join what they stand between: the soft hyphen, zero-width space, non-joiner and
@@ -148,7 +155,8 @@ def readings(text: str, known: Callable[[str], bool],
     tag, always); ``word(key)`` whether it is a word of the text around a list (a word broken by a hyphen and a space
     is joined when it is either)."""
     spaced = "- " in text and _HYPHEN_SPACE.search(text) is not None
-    if not (spaced or "<" in text or "&" in text or "\n" in text or "\r" in text) and (
+    garbled = not text.isascii() and _MOJIBAKE.search(text) is not None
+    if not (spaced or garbled or "<" in text or "&" in text or "\n" in text or "\r" in text) and (
         text.isascii() or (_PUNCT_CHARS.search(text) is None and _INVISIBLE.search(text) is None)
     ):
         return Reading(text), None
@@ -160,6 +168,13 @@ def readings(text: str, known: Callable[[str], bool],
         for m in _HYPHEN_BREAK.finditer(base):
             hyphen = base[m.start()]
             edits.append(_Edit(m.start(), m.end(), "", hyphen, "a word hyphenated across a line break"))
+    if garbled:
+        import ftfy  # rare: imported when needed (55 ms)
+
+        for m in _WORD_RUN.finditer(base):
+            fixed = ftfy.fix_encoding(m.group(0)) if _MOJIBAKE.search(m.group(0)) else m.group(0)
+            if fixed != m.group(0):
+                edits.append(_Edit(m.start(), m.end(), fixed, m.group(0), "text decoded in the wrong character set"))
     if spaced:
         for m in _HYPHEN_SPACE.finditer(base):
             before = _WORD_END.search(base, 0, m.start())

@@ -66,7 +66,8 @@ HEADER_KEYS = frozenset(
 _PERCENT = regex.compile(
     r"(?:(?:at least|au moins|mindestens)\s+)?"  # never "max"/"min" before a number: "Glycine max 2%" is soy
     r"[<>≤≥~]?\s*\d+(?:[.,]\d+)?\s*(?:%|percent\b|pct\b)"
-    r"(?:\s*(?:minimum|min\.?|maximum|max\.?|mindestens|minimo|mínimo)(?![^\W\d_]))?",
+    r"(?:\s*(?:minimum|min\.?|maximum|max\.?|mindestens|minimo|mínimo"
+    r"|alc\.?\s*/?\s*vol\.?|vol\.?|alc\.?|abv)(?![^\W\d_]))?",  # an alcoholic strength: "12,5 % vol" (EU 1169/2011 Annex XII)
     regex.V0 | regex.IGNORECASE,
 )
 _EMPHASIS = regex.compile(r"[*¹²³⁴⁵⁶⁷⁸⁹⁰†‡°\"“”«»™®©]+|(?<!\w)_+|_+(?!\w)")

@@ -171,3 +171,18 @@ def test_a_word_hyphenated_across_a_lost_line_break_is_read(onto) -> None:
     assert check_label("sugar, mi- lk", ["MILK"], onto).verdict == "AVOID"
     # the joined word with the rest of its item is a name: "es- senza di senape" is no "senza" (without) claim
     assert check_label("Rice, water, es- senza di senape", ["MUSTARD"], onto).verdict == "AVOID"
+
+
+def test_a_word_decoded_in_the_wrong_character_set_is_read_as_mended(onto) -> None:
+    """UTF-8 read as Windows-1252 ("PurÃ©e", "Ã€ conserver"): the primary reading holds the word ftfy mends, the
+    alternative the text as written; spans still point into the raw text."""
+    raw = "Sugar, Garlic PurÃ©e, PurÃ©e de noisettes"
+    primary, alternative = readings(raw, known)
+    assert primary.text == "Sugar, Garlic Purée, Purée de noisettes" and alternative is not None
+    assert alternative.text == raw and primary.why == ("text decoded in the wrong character set",)
+    a = primary.text.index("Purée de")
+    start, end = primary.raw_span((a, a + len("Purée de noisettes")))
+    assert raw[start:end] == "PurÃ©e de noisettes"
+    assert check_label(raw, ["TREE_NUTS"], onto).verdict == "AVOID"
+    assert check_label("Sucre, sel. Ã€ conserver dans un endroit frais et sec.", ["TREE_NUTS"], onto).verdict == "SAFE"
+    assert readings("Crème fraîche, Müsli, naïve", known)[1] is None  # accents rightly decoded are left alone

@@ -217,3 +217,9 @@ def test_where_a_share_stands_is_no_part_of_the_name() -> None:
     """Directive 2000/36/EC: "Kakao: 30 % mindestens in der Milchschokolade" — the chocolate it names is read."""
     assert keys("Kakao 30 % mindestens, in der Milchschokolade") == ["kakao", "milchschokolade"]
     assert keys("cacao, dans le chocolat au lait") == ["cacao", "chocolat au lait"]
+
+
+def test_an_alcoholic_strength_is_a_share_like_a_percentage() -> None:
+    """"12,5 % vol", "4.5% ABV", "40% alc./vol." (EU 1169/2011 Annex XII): the whole strength goes, not just the %."""
+    keys = [t.key for t in tokenize("Bière blanche 5% vol, Cidre 4,5 % vol., Lager 4.5% ABV, Wine 12% alc./vol.")]
+    assert keys[:3] == ["biere blanche", "cidre", "lager"] and keys[3].startswith("wine")
