@@ -245,7 +245,10 @@ def _strips_a_food(words: list[str], i: int, j: int, found, ontology: Ontology, 
         if (not WHOLE_GRAIN.isdisjoint(part) or "whole grain" in phrase) and all(
                 ontology.ingredients[s.canonical_id].category in GRAIN_CATEGORIES for s in found):  # fmt: skip
             continue  # "organic whole grain brown rice": whole grain before a grain is that grain
-        if any(p.code not in have for s in resolve_key(phrase, ontology)[0] for p in ontology.allergen_paths(s.canonical_id)):
+        syns, _matched, rule = resolve_key(phrase, ontology)
+        if rule != "exact" and phrase in ontology.modifiers:
+            continue  # French "rôties" (roasted) is no inflected "roti", a flatbread: a modifier as written
+        if any(p.code not in have for s in syns for p in ontology.allergen_paths(s.canonical_id)):
             return True
     return False
 

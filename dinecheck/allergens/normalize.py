@@ -1061,7 +1061,9 @@ def _word_hints(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[Synonym,
             if any(covered[i : i + size]):
                 continue
             gram = " ".join(words[i : i + size])
-            syns, _k, _rule = resolve_key(gram, ontology)
+            syns, _k, rule = resolve_key(gram, ontology)
+            if rule != "exact" and ontology.modifiers.get(gram) in ("modifier_processing", "modifier_quality"):
+                continue  # French "rôties" (roasted) is no inflected "roti", a flatbread: a processing word as written
             syns = tuple(s for s in syns if not vague(s, ontology))
             if syns:
                 out.append((gram, syns))

@@ -388,3 +388,12 @@ def test_processing_words_at_the_cut_off_end_of_a_list_are_unknown_not_a_descrip
     for text in ("Water. Lightly carbonated.", "Salt (unrefined)", "Sea salt. Harvested by hand.", "Sugar, roasted.",
                  "Organic sugar, salt. *organic", "Cumin seeds (whole), salt"):
         assert check_label(text, ["MILK", "PEANUT"], ONTO).verdict == "SAFE", text
+
+
+def test_a_processing_word_as_written_is_no_inflected_food_name() -> None:
+    """French "rôties" (roasted) folds to a form of "roti", an Indian flatbread (gluten): as a known processing word
+    it is read as written, never as the bread ("Arachides rôties" are roasted peanuts)."""
+    assert strip_modifiers("arachides roties", ONTO) == ("arachides", ("roties",))
+    assert check_label("Arachides rôties, sel", ["GLUTEN"], ONTO).verdict == "SAFE"
+    assert check_label("Arachides rôties, sel", ["PEANUT"], ONTO).verdict == "AVOID"
+    assert check_label("wheat rotis, salt", ["GLUTEN"], ONTO).verdict == "AVOID"
