@@ -66,6 +66,7 @@ class Furniture:
     quantity_words: frozenset[str]
     instruction_finals: frozenset[str]
     words: frozenset[str]  # every word of every entry above: the vocabulary of text around a list
+    open_notes: frozenset[str]  # notes that announce what follows them ("less than"): never the end of a list
     place_words: frozenset[str]  # every word of the places, countries and regions ("l'ariana": also "lariana")
 
 
@@ -110,6 +111,7 @@ def furniture() -> Furniture:
         words=frozenset(w for name, value in raw.items() if name not in ("countries", "regions")
                         for entry in (value.split() if isinstance(value, str) else value)
                         for w in lookup_key(entry).replace("'", " ").split()),  # fmt: skip
+        open_notes=frozenset(keys("open_notes")),
         place_words=frozenset(w for name in ("places", "countries", "regions") for entry in raw.get(name, ())
                               for w in (*lookup_key(entry).replace("'", " ").split(),
                                         *lookup_key(entry).replace("'", "").split())),  # fmt: skip

@@ -111,7 +111,10 @@ magro magra magros magras otro otra otros otras comestibles anhidro anhidra mono
 pentahidrato heptahidrato
 magri magre altro altra altri altre commestibile commestibili anidro anidra monoidrato diidrato triidrato pentaidrato
 eptaidrato
-""".split())  # fmt: skip
+entier entière entiers entières entero entera enteros enteras intero intera interi intere voll volle ganz ganze
+lowfat allégé allégée vollfett
+""".split()) | {"low fat", "reduced fat", "full fat", "half fat", "part skim", "partly skimmed", "semi skimmed",
+                "parzialmente scremato", "fat free"}  # fmt: skip
 
 
 def only_modifiers(key: str, ontology: Ontology) -> bool:

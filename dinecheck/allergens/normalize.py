@@ -206,7 +206,7 @@ class Memo:
     unknown_words: dict[str, bool] = field(default_factory=dict)  # instruction text → whether a word is unread
     colour_keys: dict[str, bool] = field(default_factory=dict)  # matched key → whether it names the colour class
     allergen_words: list[str] = field(default_factory=list)  # one-word names that carry an allergen, sorted
-    core_words: set[str] = field(default_factory=set)  # one-word names of the allergen families' own foods
+    core_words: list[str] = field(default_factory=list)  # one-word names of the allergen families' own foods
 
 
 MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (memory stays bounded)
@@ -969,14 +969,15 @@ def _additive_codes(key: str, ontology: Ontology) -> set[str]:
             for code in _codes(resolve_key(f"e{m.group(1)}{m.group(2) or ''}", ontology)[0], ontology)}  # fmt: skip
 
 
-MIN_MISSPELT_CHARS = 5
+MIN_MISSPELT_CHARS = 5  # a four-letter word is one edit from too much ("Pune" from Italian "pane")
 
 
 def _misspelt_allergen_word(key: str, ontology: Ontology) -> bool:
     """Whether a word of ``key`` that nothing reads (no name, no word of the furniture or of a place, no English word
-    naming no food) within the suggestions' reach of a name carrying an allergen ("Penauts", "Arachydes", "Sesme", "Soyabeen"): a
-    suggestion never makes a label SAFE, so a mask or a note never hides such a word."""
-    from dinecheck.allergens.suggest import close_names  # suggest reads this module's memo: imported late
+    naming no food) is one edit (two from seven letters; a swap of two letters is one) from a one-word name of an
+    allergen family's own food ("Penauts", "whaet", "Arachydes", "Sesme", "Soyabeen"): a suggestion never makes a
+    label SAFE, so a mask or a note never hides such a word."""
+    from dinecheck.allergens.suggest import near_any  # suggest reads this module's memo: imported late
 
     vocabulary, places = furniture().words, furniture().place_words
     for word in key.split(" "):
@@ -985,28 +986,51 @@ def _misspelt_allergen_word(key: str, ontology: Ontology) -> bool:
             continue
         if resolve_key(word, ontology)[0] or word in ontology.modifiers:
             continue
-        edits = 1 if len(word) <= 6 else 2  # as the suggestions search ("penauts": a swap is two edits)
         core = _core_words(ontology)
-        if any(n in core for n in close_names(word, ontology, edits, min_chars=MIN_MISSPELT_CHARS)):
+        if core and near_any(word, core, 1 if len(word) <= 6 else 2):  # a swap is one edit: "penaut", "whaet"
             return True
     return False
 
 
-def _core_words(ontology: Ontology) -> set[str] | frozenset[str]:
+def unread_near_allergen(key: str, ontology: Ontology) -> bool:
+    """Whether a word of ``key`` of four letters or more that nothing reads is one edit (two from seven letters; a
+    swap is one) from a one-word name carrying an allergen — any, not only a family's own ("eggz", "mozarella",
+    "shirmp", "semolna") — or one of three letters is such a name with a letter left out ("mlk", "egs"): what a
+    statement's mask must never hide after its own words."""
+    from dinecheck.allergens.suggest import near_any, one_letter_short  # suggest reads this module's memo
+
+    memo = memo_for(ontology)
+    if memo is None or type(ontology.synonyms) is not dict:
+        return False
+    if not memo.allergen_words:
+        memo.allergen_words.extend(sorted(k for k, syns in ontology.synonyms.items()
+                                          if " " not in k and _label_codes(syns, ontology)))  # fmt: skip
+    vocabulary, places = furniture().words, furniture().place_words
+    for word in key.split(" "):
+        if (len(word) < 3 or not word.isalpha() or word in vocabulary or word in places or word in common_words()
+                or word in ontology.modifiers or resolve_key(word, ontology)[0]):  # fmt: skip
+            continue
+        if one_letter_short(word, memo.allergen_words) if len(word) == 3 else near_any(
+                word, memo.allergen_words, 1 if len(word) <= 6 else 2):  # fmt: skip
+            return True
+    return False
+
+
+def _core_words(ontology: Ontology) -> list[str]:
     """The one-word names of the allergen families' own foods — curated ingredients with no parent that surely carry
     an allergen (peanuts, arachides, sesame, almonds, milk, wheat …), not the species and varieties below them nor the
     general vocabulary: a word nothing reads near one of these is taken for it misspelt ("Valencia" is no valençay,
     "Leeds" no seeds)."""
     memo = memo_for(ontology)
     if memo is None:  # a live view of a database: no suggestion search either (:func:`~.suggest.close_names`)
-        return frozenset()
+        return []
     if memo.core_words:
         return memo.core_words
     sure = RiskLevel.POSSIBLE.rank
     words = {key for key, syns in ontology.synonyms.items() if " " not in key and any(
         ontology.ingredients[s.canonical_id].parent is None and not s.canonical_id.startswith("g_")
         and any(p.level.rank > sure for p in ontology.allergen_paths(s.canonical_id)) for s in syns)}  # fmt: skip
-    memo.core_words.update(words)
+    memo.core_words.extend(sorted(words))
     return memo.core_words
 
 

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dinecheck.allergens.tokenize import canonical_key
+from dinecheck.allergens.tokenize import canonical_key, is_part_note
 
 # full-width and CJK list punctuation → the ASCII character the tokenizer splits on (one for one: spans unchanged)
 _PUNCT = str.maketrans({"，": ",", "、": ",", "､": ",", "；": ";", "：": ":", "（": "(", "）": ")", "［": "[",
@@ -46,7 +46,9 @@ _HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-‐‑–][ \t]*\r?\n[ \t]*(?=[^\W\d
 _HYPHEN_SPACE = re.compile(r"(?<=[^\W\d_])[-‐‑][ \t]+(?=[^\W\d_])")
 # UTF-8 text decoded as Windows-1252 or Latin-1 ("PurÃ©e", "Ã€ conserver", "Â°C"): a word holding such a pair is read
 # as ftfy mends it (the text as written is the alternative reading)
-_MOJIBAKE = re.compile("[ÃÂâ][\u0080-\u00bf\u0152-\u0178\u0192\u02c6\u02dc\u2013-\u2122]")
+# (a UTF-8 lead byte read as "Â"…"ô", then a continuation byte read as Windows-1252 or Latin-1: "Ã©", "Å“", "â€")
+_MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6"
+                       "\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]")
 _WORD_RUN = re.compile(r"[^\s,;:()\[\]]+")
 # the words after a hyphen that leaves a word out (five languages): "mono- and", "EU- und", "mono- et"
 _CONJUNCTIONS = frozenset({"and", "or", "und", "oder", "et", "ou", "y", "o", "u", "e", "ed", "bis", "to", "a"})
@@ -224,7 +226,9 @@ def readings(text: str, known: Callable[[str], bool],
             if base[a - 1] in " \t" or base[b] in " \t\n\r":
                 continue
             left, right = _item_around(base, a, b)
-            if left and right and known(canonical_key(f"{left} {right}")):
+            # never when a line holds only a part word ("Salt\nFlower" is no fleur de sel: "Flower" may be flour)
+            if left and right and known(canonical_key(f"{left} {right}")) and not (
+                    is_part_note(canonical_key(left)) or is_part_note(canonical_key(right))):  # fmt: skip
                 edits.append(_Edit(a, b, " ", m.group(0), "a line break inside an ingredient"))
     if not edits:
         return Reading(base), None

@@ -80,6 +80,7 @@ from dinecheck.allergens.normalize import (
     remembered,
     resolve_key,
     unknown_words,
+    unread_near_allergen,
 )
 from dinecheck.allergens.ontology import Ontology, RiskLevel, RiskPhrase
 from dinecheck.allergens.text import fold_accents
@@ -674,6 +675,23 @@ def _unread_words(region: str, ontology: Ontology) -> bool:
                                                           lambda: unknown_words(key, ontology))  # fmt: skip
 
 
+def _unread_near_allergen(region: str, ontology: Ontology) -> bool:
+    key = canonical_key(_region_text(region))
+    return key.count(" ") >= MAX_HINT_WORDS or remembered(ontology, "unknown_words", "\x1fnear " + key,
+                                                          lambda: unread_near_allergen(key, ontology))  # fmt: skip
+
+
+def _unread_lower_case(region: str, ontology: Ontology) -> bool:
+    """Whether a word of ``region`` written in lower case is read by nothing (an operator's name and address are
+    capitalised: "Acme Foods Pvt. Ltd., Plot 23, MIDC Bhosari, Pune"; "…, mlk" is no part of them)."""
+    lower = " ".join(w for w in _WORD.findall(_region_text(region)) if w[:1].islower())
+    return bool(lower) and _unread_words(lower, ontology)
+
+
+# after a list introducer, the list: a word, a bracket or a mark, never the end of the text
+_LIST_FOLLOWS = regex.compile(r"\s*[:\-–—]?\s*[^\W_(\[\"'*]")
+
+
 # a negation before a claim of absence (within its item, at most three words before it: "not 100% free of nuts",
 # "no es libre de gluten", "non è privo di latte") or a "no" answering it ("Gluten free: No")
 _NEGATION_BEFORE = regex.compile(r"(?<![^\W_])(?:not|no|non|nicht|kein|keine|pas|never|nie|jamais|nunca|mai|isn't|isnt"
@@ -781,6 +799,8 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
     for n, c in enumerate(chosen):
         next_start = chosen[n + 1].start if n + 1 < len(chosen) else len(t)
         if c.kind == "intro":  # the free "see …" part stays text when it names an allergen (a missing comma)
+            if not t.startswith(_POINTER_STARTS, c.start) and not _LIST_FOLLOWS.match(t, c.end):
+                continue  # "Sugar, salt, less than 2% of": a list introducer with no list after it — the list was cut
             end = c.list_start if _mentions_allergen(said(c.list_start, c.end), ontology) else c.end
             a, b = raw(c.start, end)
             masks.append((a, b))
@@ -820,8 +840,17 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 continue
             if c.kind in ("instruction", "instruction_item", "advisory") and _unread_words(said(c.start, end), ontology):
                 continue  # "Cook the Yorkshires for 4 min": a word nothing reads may be the product's name
-            if c.kind == "checked" and _unread_words(said(c.end, end), ontology):
-                end = c.end  # "Inedible rind coated with hazlenuts": a word nothing reads after it is no part of it
+            if (c.kind == "checked" and _unread_words(said(c.end, end), ontology)) or (
+                    c.kind == "statement" and t[c.start : c.end] not in furniture().nutrition_heads
+                    and _unread_near_allergen(said(c.end, end), ontology)) or (
+                    c.kind == "sentence" and _OPERATOR_LEAD.search(t, c.start, c.end)
+                    and _unread_lower_case(said(c.end, end), ontology)):  # fmt: skip
+                # "Inedible rind coated with hazlenuts": a word nothing reads after a checked statement is no part
+                # of it — only the statement's own words are masked; so after a statement for a word nothing reads
+                # that is near a name carrying an allergen ("Keep refrigerated eggz.", "Net Qty 200 g mozarella"),
+                # and after an operator line for a lower-case word nothing reads ("Mfd. by: Acme Pvt. Ltd., mlk":
+                # an operator's names and places are capitalised)
+                end = c.end
             if c.kind in ("instruction", "instruction_item") and _mentions_allergen(said(c.start, end), ontology):
                 if "(" in t[c.start : end] or "[" in t[c.start : end]:
                     continue  # "Cook for 2 minutes (with butter)": a bracket holds components — nothing is masked

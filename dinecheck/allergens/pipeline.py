@@ -34,7 +34,7 @@ from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
 from dinecheck.allergens.pasted import Reading, readings
 from dinecheck.allergens.phrases import PhraseHit, find_phrases, has_warning_word
 from dinecheck.allergens.suggest import close_names, suggestions
-from dinecheck.allergens.tokenize import Token, is_part_note, tokenize
+from dinecheck.allergens.tokenize import Token, canonical_key, is_part_note, tokenize
 from dinecheck.allergens.verdict import decide
 from dinecheck.errors import OntologyError
 
@@ -223,7 +223,7 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         plans=memo.plans if (memo := memo_for(ontology)) is not None else None,
         splits=lambda whole, parts: split_keeps(whole, parts, ontology),
     )
-    tokens = _items_alone(tokens, text)
+    tokens = _items_alone(tokens, text, ontology)
     resolutions = _as_specifications(_as_colours(normalize(tokens, ontology), ontology), ontology)
     resolutions = _cut_off_end(resolutions, text, ontology)
     settleable = _settleable(resolutions, ontology)
@@ -346,18 +346,49 @@ def _near_allergen_name(key: str, ontology: Ontology) -> bool:
 COLOUR_CLASS = "colour"  # the canonical id of the colour class ("colour", "colorant", "Farbstoff" …)
 
 
-_ITEM_GAP = frozenset(",;.:\n\r•|")
+# what stands between two items: a list separator or a conjunction ("salt and flower", "Water / Flower")
+_ITEM_GAP = re.compile(r"[,;.:\n\r•|/&+]|\s[-–—]\s|(?<![^\W_])(?:and|or|et|ou|und|oder|y|o|e|u)(?![^\W_])")
 
 
-def _items_alone(tokens: tuple[Token, ...], text: str) -> tuple[Token, ...]:
-    """A part word standing as an item of its own outside brackets ("Sugar, whole, salt", "flower" written for flour)
-    describes nothing: it is what is left of a name, read as an ingredient. Inside brackets ("Cumin (whole)") or right
-    after them in the same item ("konjac (…) en flocons") it still says which part or form of the name before it."""
-    alone = [n for n, tok in enumerate(tokens) if tok.role == "note" and tok.parent is None and is_part_note(tok.key)
-             and not _ITEM_GAP.isdisjoint(text[tokens[n - 1].span[1] : tok.span[0]] if n else ",")]  # fmt: skip
+def _items_alone(tokens: tuple[Token, ...], text: str, ontology: Ontology) -> tuple[Token, ...]:
+    """A part word standing as an item of its own ("Sugar, whole, salt", "Sauce (water, flower, salt)", "salt and
+    flower": "flower" written for flour) describes nothing: it is what is left of a name, read as an ingredient. As the
+    first word inside the brackets of a name ("Cumin (whole)") or right after them in the same item ("konjac (…) en
+    flocons") it still says which part or form of that name — unless the name and it make another name that carries
+    more ("corn (organic) flakes": corn flakes may hold barley malt)."""
+    alone = []
+    for n, tok in enumerate(tokens):
+        if tok.role != "note" or not (is_part_note(tok.key) or is_part_note(canonical_key(tok.text))):
+            continue  # (the key of "cocoa butter and whole" is "cocoa whole": a shared word put back)
+        if n == 0:
+            alone.append(n)
+            continue
+        prev = tokens[n - 1]
+        if tok.parent is not None and tok.parent == n - 1:  # the first word inside a name's brackets
+            if (n + 1 < len(tokens) and tokens[n + 1].parent == tok.parent) or _is_class(prev.key, ontology):
+                alone.append(n)  # "Seasoning (flower, salt)", "thickener (flower)": a component, not a form
+            continue  # "Chamomile (flower)", "Cumin (whole)": all the brackets hold, the form of the name
+        gap = text[prev.span[1] : tok.span[0]]
+        if _ITEM_GAP.search(gap) is not None:
+            alone.append(n)
+        elif ")" in gap or "]" in gap:
+            name = next((tokens[k] for k in range(n - 1, -1, -1) if tokens[k].parent == tok.parent), None)
+            if name is not None and _carries_more(f"{name.key} {tok.key}", name.key, ontology):
+                alone.append(n)
     if not alone:
         return tokens
     return tuple(tok._replace(role="ingredient") if n in alone else tok for n, tok in enumerate(tokens))
+
+
+def _is_class(key: str, ontology: Ontology) -> bool:
+    """Whether ``key`` names an additive class ("thickener", "Emulgator"): what its brackets hold are its members."""
+    return any(ontology.ingredients[s.canonical_id].category == "additive_class" for s in resolve_key(key, ontology)[0])
+
+
+def _carries_more(joined: str, name: str, ontology: Ontology) -> bool:
+    """Whether ``joined`` is a name carrying an allergen that ``name`` does not."""
+    have = {p.code for s in resolve_key(name, ontology)[0] for p in ontology.allergen_paths(s.canonical_id)}
+    return any(p.code not in have for s in resolve_key(joined, ontology)[0] for p in ontology.allergen_paths(s.canonical_id))
 
 
 def _around_word(key: str) -> bool:
@@ -366,24 +397,35 @@ def _around_word(key: str) -> bool:
 
 
 _CLOSING = frozenset(".!?)]}")
-_ELLIPSIS = re.compile(r"[(\[]?\s*(?:\.{2,}|…)\s*[)\]]?")
+_ELLIPSIS = re.compile(r"[(\[]?\s*(?:\.\s?){2,}\.?|…\s*[)\]]?|[(\[]\s*(?:\.\s?){2,}[)\]]")
+_LINE_END = re.compile(r"[\n\r]")
+_BRACKETED = re.compile(r"\([^()]{0,80}\)|\[[^\[\]]{0,80}\]")
 
 
 def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontology) -> tuple[Resolution, ...]:
-    """A list cut off right after a processing word ("…, roasted" of roasted peanuts, "…, sliced"): the last item of
-    a text that ends with no closing mark after it (an ellipsis is none: it marks the cut) is no description of the
+    """A list cut off right after a processing word ("…, roasted" of roasted peanuts, "…, sliced") or a word that
+    announces what follows ("…, less than", "…, moins de"): such an item, when nothing closes its line after it (an
+    ellipsis closes nothing: it marks the cut; "Kirschen, entsteint, Zucker." is closed), is no description of the
     product (a note) but an unknown — what followed is lost. Words of what a food is made of ("whole", "dry",
     "nonfat") are never a description anywhere (:func:`~dinecheck.allergens.modifiers.only_modifiers`)."""
-    if not resolutions:
-        return resolutions
-    last = max(range(len(resolutions)), key=lambda n: resolutions[n].token.span[1])
-    r = resolutions[last]
-    after = _ELLIPSIS.sub(" ", text[r.token.span[1] :])  # "Sugar, roasted..." : the dots mark the cut
-    key = without_adverbs(r.token.key, ontology)  # "Lightly carbonated"
-    if (r.rule != "note" or not _CLOSING.isdisjoint(after) or not only_modifiers(key, ontology)
-            or not any(ontology.modifiers.get(w) == "modifier_processing" for w in key.split(" "))):  # fmt: skip
-        return resolutions  # a quality word alone is a footnote's mark ("*organic"), not half a name
-    return (*resolutions[:last], Resolution(r.token, (), None, None), *resolutions[last + 1 :])
+    out = None
+    for n, r in enumerate(resolutions):
+        if r.rule != "note" or r.token.parent is not None:
+            continue
+        end = r.token.span[1]
+        line = _LINE_END.search(text, end)
+        after = _ELLIPSIS.sub(" ", _BRACKETED.sub(" ", text[end : line.start() if line else len(text)]))
+        if not _CLOSING.isdisjoint(after):
+            continue  # "roasted (V)": a bracket after the word closes nothing
+        key = without_adverbs(r.token.key, ontology)  # "Lightly carbonated"
+        if r.token.key not in furniture().open_notes and (not only_modifiers(key, ontology) or (
+                key in furniture().notes and not any(ontology.modifiers.get(w) == "modifier_processing"
+                                                     for w in key.split(" ")))):  # fmt: skip
+            continue  # a footnote's mark ("*organic", "kosher", "free range"), not half a name
+        if out is None:
+            out = list(resolutions)
+        out[n] = Resolution(r.token, (), None, None)
+    return resolutions if out is None else tuple(out)
 
 
 def _as_colours(resolutions: tuple[Resolution, ...], ontology: Ontology) -> tuple[Resolution, ...]:

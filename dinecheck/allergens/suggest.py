@@ -11,7 +11,7 @@ none below 4 characters), at most :data:`MAX_SUGGESTIONS` names, remembered per 
 from __future__ import annotations
 
 from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA, Levenshtein
 
 from dinecheck.allergens.normalize import memo_for
 from dinecheck.allergens.ontology import Ontology
@@ -44,6 +44,19 @@ def close_names(key: str, ontology: Ontology, edits: int, min_chars: int = 4) ->
     if len(memo.suggestions) < 50_000:
         memo.suggestions[f"{edits}\x1f{key}"] = result
     return result
+
+
+def near_any(key: str, choices: list[str], edits: int) -> bool:
+    """Whether ``key`` is within ``edits`` edits of one of ``choices``, a swap of two neighbouring letters counting as
+    one (optimal string alignment: "penaut", "whaet")."""
+    return process.extractOne(key, choices, scorer=OSA.distance, score_cutoff=edits) is not None
+
+
+def one_letter_short(key: str, choices: list[str]) -> bool:
+    """Whether ``key`` is one of ``choices`` with one letter left out ("mlk", "egs", "fsh") — for a short word, the
+    only edit that is not too near too much ("zie" is no "pie")."""
+    return process.extractOne(key, choices, scorer=Levenshtein.distance, scorer_kwargs={"weights": (1, 2, 2)},
+                              score_cutoff=1) is not None  # fmt: skip
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"

@@ -843,11 +843,159 @@ RED_TEAM_ELEVENTH = [
     ('Unbleached enriched flower (niacin, iron), sugar', 'GLUTEN'),
 ]
 
+# the eleventh round's third red team, on the fixed code (every third of the 359 of its 442 texts fixed; the rest are
+# the residuals named in docs/allergens.md): part words as components
+# ("Seasoning (flower, salt)") or after a conjunction, the other languages' "whole", cut lists defeated by a bracket,
+# a later line or a spaced ellipsis, a list introducer or share note with nothing after it, "Å“uf", masks over a
+# word nothing reads after a statement or a lower-case word after an operator line, "râpé" alone
+RED_TEAM_ELEVENTH_SECOND = [
+    ('Sauce (water, flower, salt)', 'GLUTEN'),
+    ('Sugar, Seasoning (flower, salt, pepper)', 'GLUTEN'),
+    ('Tortilla (flower, water, salt)', 'WHEAT'),
+    ('Coating (flower, water)', 'GLUTEN'),
+    ('Sugar, filling (sugar, flower)', 'GLUTEN'),
+    ('Sauce (water, organic flower, salt)', 'GLUTEN'),
+    ('Sauce {water, flower, salt}', 'GLUTEN'),
+    ('Sugar, Assaisonnement (flower, salt)', 'GLUTEN'),
+    ('Rice, breakfast cereal (rice, sugar, flakes)', 'GLUTEN'),
+    ('Rice, chocolate (sugar, cocoa mass, whole, cocoa butter)', 'MILK'),
+    ('Sugar, Sauce (water, salt, whole)', 'MILK'),
+    ('Sugar, maize (organic) flakes', 'GLUTEN'),
+    ('Sugar, salt and flower', 'GLUTEN'),
+    ('Sugar, salt & flower', 'GLUTEN'),
+    ('Water / Flower / Salt', 'GLUTEN'),
+    ('Sugar – flower – salt', 'GLUTEN'),
+    ('Eau, sucre et flower', 'GLUTEN'),
+    ('Sugar, salt & whole', 'MILK'),
+    ('Water\nSalt\nFlower', 'GLUTEN'),
+    ('Sucre, sel, entière', 'MILK'),
+    ('Zucchero, intero, sale', 'MILK'),
+    ('Zucker, ganz, Salz', 'MILK'),
+    ('Sugar, reduced fat, salt', 'MILK'),
+    ('Sugar, partly skimmed, salt', 'MILK'),
+    ('Sucre, allégé, sel', 'MILK'),
+    ('Ingredients: sugar, salt, roasted . . . .', 'PEANUT'),
+    ('Ingredients: sugar, salt, roasted\nwww.acme.com', 'PEANUT'),
+    ('Ingredients: sugar, salt, roasted\nProduct of Italy.', 'PEANUT'),
+    ('Ingredients: sugar, salt, roasted (see back of pack)', 'PEANUT'),
+    ('Ingredients: sugar, salt, roasted\nMfd. by: Acme Pvt. Ltd.', 'PEANUT'),
+    ('Ingredients: sugar, salt, salted. . .', 'PEANUT'),
+    ('Ingredients: sugar, salt, salted\nNet wt. 200 g', 'PEANUT'),
+    ('Ingredients: sugar, salt, salted\n(V)', 'PEANUT'),
+    ('Ingredients: sugar, salt, salted\n*Organic ingredients.', 'PEANUT'),
+    ('Ingredients: sugar, salt, salted\nServes 2', 'PEANUT'),
+    ('Ingredients: sugar, salt, chopped . . .', 'TREE_NUTS'),
+    ('Ingredients: sugar, salt, chopped\nKeep refrigerated.', 'TREE_NUTS'),
+    ('Ingredients: sugar, salt, chopped (V)', 'TREE_NUTS'),
+    ('Ingredients: sugar, salt, chopped\nSuitable for vegetarians.', 'TREE_NUTS'),
+    ('Ingredients: sugar, salt, chopped\nBest before: see lid.', 'TREE_NUTS'),
+    ('Ingredients: sugar, salt, chopped\nAlways read the label.', 'TREE_NUTS'),
+    ('Ingredients: sugar, salt, toasted . . . .', 'SESAME'),
+    ('Ingredients: sugar, salt, toasted\nwww.acme.com', 'SESAME'),
+    ('Ingredients: sugar, salt, toasted\nProduct of Italy.', 'SESAME'),
+    ('Ingredients: sugar, salt, toasted (see back of pack)', 'SESAME'),
+    ('Ingredients: sugar, salt, toasted\nMfd. by: Acme Pvt. Ltd.', 'SESAME'),
+    ('Ingredients: water, sugar, powdered\nKeep refrigerated.', 'MILK'),
+    ('Ingredients: water, sugar, pasteurised\nKeep refrigerated.', 'MILK'),
+    ('Ingredients: water, sugar, evaporated\nKeep refrigerated.', 'MILK'),
+    ('Ingredients: water, sugar, hydrolysed\nKeep refrigerated.', 'SOY'),
+    ('Ingredients: water, sugar, fermented\nKeep refrigerated.', 'SOY'),
+    ('Ingredients: water, sugar, blanched\nKeep refrigerated.', 'TREE_NUTS'),
+    ('Ingredients: water, sugar, salt, enriched', 'GLUTEN'),
+    ('Ingredients: water, sugar, salt, extra mature', 'MILK'),
+    ('Sugar, salt, less than 2%', 'MILK'),
+    ('Sugar, salt, and less than', 'SOY'),
+    ('Water, sugar, less than 2% of: salt, less than', 'PEANUT'),
+    ('Sucre, sel, moins de 2 %', 'GLUTEN'),
+    ('Azúcar, sal, menos de', 'MILK'),
+    ('Zucchero, sale, meno di 2%', 'TREE_NUTS'),
+    ('PurÃ©e de pommes, Å“uf, sucre', 'EGG'),
+    ('Sucre, Å“uf, arÃ´me naturel', 'EGG'),
+    ('Sucre, Å“uf, sel', 'EGG'),
+    ('Farine de riz, sucre, Å“uf.', 'EGG'),
+    ('Sugar, salt. Net quantity: 500 g mlk', 'MILK'),
+    ('Sugar, salt. Grade A Amber Color, Rich Taste mlk', 'MILK'),
+    ('Sugar, salt. Net Qty 200 g milc', 'MILK'),
+    ('Sugar, salt. BHT added to packaging material milc', 'MILK'),
+    ('Sugar, salt. Store in a cool dry place milc.', 'MILK'),
+    ('Sugar, salt. Mfd. by: Acme Foods Pvt. Ltd., mjölk', 'MILK'),
+    ('Sugar, salt. Net vol 330 ml eggz', 'EGG'),
+    ('Sugar, salt. Mfd. by: Acme Foods Pvt. Ltd., eggz', 'EGG'),
+    ('Sugar, salt. Net quantity: 500 g egs', 'EGG'),
+    ('Sugar, salt. Grade A Amber Color, Rich Taste egs', 'EGG'),
+    ('Sugar, salt. Net Qty 200 g egss', 'EGG'),
+    ('Sugar, salt. BHT added to packaging material egss', 'EGG'),
+    ('Sugar, salt. Best before: ver tapa egss', 'EGG'),
+    ('Sugar, salt. Net Qty 200 g whaet', 'GLUTEN'),
+    ('Sugar, salt. BHT added to packaging material whaet', 'GLUTEN'),
+    ('Sugar, salt. Best before: see lid whaet.', 'GLUTEN'),
+    ('Sugar, salt. Net vol 330 ml whet', 'GLUTEN'),
+    ('Sugar, salt. Mfd. by: Acme Foods Pvt. Ltd., whet', 'GLUTEN'),
+    ('Sugar, salt. Net quantity: 500 g barely', 'GLUTEN'),
+    ('Sugar, salt. Grade A Amber Color, Rich Taste barely', 'GLUTEN'),
+    ('Sugar, salt. Mfd. by: Acme Foods Pvt. Ltd., pszenica', 'GLUTEN'),
+    ('Sugar, salt. Net quantity: 500 g soyy', 'SOY'),
+    ('Sugar, salt. Grade A Amber Color, Rich Taste soyy', 'SOY'),
+    ('Sugar, salt. Net Qty 200 g sojq', 'SOY'),
+    ('Sugar, salt. BHT added to packaging material sojq', 'SOY'),
+    ('Sugar, salt. Mindestens haltbar bis: siehe Deckel sojq', 'SOY'),
+    ('Sugar, salt. Net vol 330 ml seasme', 'SESAME'),
+    ('Sugar, salt. Mfd. by: Acme Foods Pvt. Ltd., seasme', 'SESAME'),
+    ('Sugar, salt. Net quantity: 500 g sesmae', 'SESAME'),
+    ('Sugar, salt. Grade A Amber Color, Rich Taste sesmae', 'SESAME'),
+    ('Sugar, salt. Net Qty 200 g penaut', 'PEANUT'),
+    ('Sugar, salt. BHT added to packaging material penaut', 'PEANUT'),
+    ('Sugar, salt. Keep refrigerated penaut.', 'PEANUT'),
+    ('Sugar, salt. Net vol 330 ml paenut', 'PEANUT'),
+    ('Sugar, salt. Mfd. by: Acme Foods Pvt. Ltd., paenut', 'PEANUT'),
+    ('Sugar, salt. Mfd. by: Acme Foods Pvt. Ltd., fıstık', 'PEANUT'),
+    ('Sugar, salt. Net vol 330 ml almnod', 'TREE_NUTS'),
+    ('Sugar, salt. Mfd. by: Acme Foods Pvt. Ltd., almnod', 'TREE_NUTS'),
+    ('Sugar, salt. Net quantity: 500 g cahsew', 'TREE_NUTS'),
+    ('Sugar, salt. Grade A Amber Color, Rich Taste cahsew', 'TREE_NUTS'),
+    ('Sugar, salt. Net Qty 200 g wlanut', 'TREE_NUTS'),
+    ('Sugar, salt. BHT added to packaging material wlanut', 'TREE_NUTS'),
+    ('Sugar, salt. Best before: ver tapa wlanut', 'TREE_NUTS'),
+    ('Sugar, salt. Net vol 330 ml pecna', 'TREE_NUTS'),
+    ('Sugar, salt. Mfd. by: Acme Foods Pvt. Ltd., pecna', 'TREE_NUTS'),
+    ('Sugar, salt. Net Qty 200 g fsh', 'FISH'),
+    ('Sugar, salt. BHT added to packaging material fsh', 'FISH'),
+    ('Sugar, salt. Best before: see lid fsh.', 'FISH'),
+    ('Sugar, salt. Net vol 330 ml fihs', 'FISH'),
+    ('Sugar, salt. Mfd. by: Acme Foods Pvt. Ltd., fihs', 'FISH'),
+    ('Sugar, salt. Mfd. by: Acme Foods Pvt. Ltd., ryba', 'FISH'),
+    ('Sugar, salt. Net vol 330 ml camarão', 'SHELLFISH'),
+    ('Sugar, salt. Mfd. by: Acme Foods Pvt. Ltd., camarão', 'SHELLFISH'),
+    ('Sugar, salt. Keep refri- gerated eggz.', 'EGG'),
+    ('Sugar, salt. Keep refrigerated mozarella.', 'MILK'),
+    ('Sugar, salt. Net Qty 200 g toffu', 'SOY'),
+]
+
 SWEEP_TENTH = [("Rice, water. crème caramel free: No.", "EGG"),
                ("Rice, water. Croûte non comestible frutas con cáscara.", "TREE_NUTS")]  # fmt: skip
 
 
 @pytest.mark.parametrize(("text", "code"), RED_TEAM_SEVENTH + RED_TEAM_TENTH + RED_TEAM_TENTH_SECOND + SWEEP_TENTH
-                         + RED_TEAM_ELEVENTH)
+                         + RED_TEAM_ELEVENTH + RED_TEAM_ELEVENTH_SECOND)
 def test_what_the_red_teams_found_is_never_safe(text: str, code: str, shipped) -> None:
     assert check_label(text, [code], shipped).verdict != "SAFE"
+
+
+@pytest.mark.parametrize(("text", "code", "verdict"), [
+    ("Sugar, salt, less than", "MILK", "VERIFY"),  # a word announcing what follows, at the cut end
+    ("Sugar, less than 1% - corn syrup.", "MILK", "SAFE"),
+    ("Sugar, salt, less than 2% of", "MILK", "VERIFY"),  # a list introducer with no list after it
+    ("Sugar, Seasoning (flower, salt)", "GLUTEN", "VERIFY"),  # a part word as a component
+    ("Chamomile (flower), water", "GLUTEN", "SAFE"),  # all the brackets hold: the form of the name
+    ("Rice. Keep refrigerated eggz.", "EGG", "VERIFY"),  # a word nothing reads after a statement
+    ("Rice. Keep refrigerated.", "EGG", "SAFE"),
+    ("Rice. Mfd. by: Acme Foods Pvt. Ltd., Pune, mlk", "MILK", "VERIFY"),  # a lower-case word after an operator
+    ("Rice. Mfd. by: Acme Foods Pvt. Ltd., Plot 23, MIDC Bhosari, Pune 411026.", "MILK", "SAFE"),
+    ("Water\nSalt\nFlower", "GLUTEN", "VERIFY"),  # a line holding only a part word joins no name
+    ("Rice, sea\nsalt, water", "GLUTEN", "SAFE"),
+    ("Sugar, salt, roasted (V)", "PEANUT", "VERIFY"),  # a bracket after a cut word closes nothing
+    ("Sucre, Å“uf, sel", "EGG", "AVOID"),  # œuf in the wrong character set
+])  # fmt: skip
+def test_the_third_red_teams_fixes_keep_clean_labels_safe(text: str, code: str, verdict: str, shipped) -> None:
+    """Each fix of the eleventh round's third red team, with the clean text it must leave SAFE beside it."""
+    assert check_label(text, [code], shipped).verdict == verdict
