@@ -207,6 +207,9 @@ class Memo:
     colour_keys: dict[str, bool] = field(default_factory=dict)  # matched key → whether it names the colour class
     allergen_words: list[str] = field(default_factory=list)  # one-word names that carry an allergen, sorted
     core_words: list[str] = field(default_factory=list)  # one-word names of the allergen families' own foods
+    half_names: dict[str, bool] = field(default_factory=dict)  # note key → whether it may begin a name cut off
+    describes: dict[str, bool] = field(default_factory=dict)  # unknown key → whether it is made of modifiers only
+    class_only: dict[str, bool] = field(default_factory=dict)  # matched key → whether every reading is a class
 
 
 MAX_MEMO = 200_000  # entries per table; beyond it keys are computed afresh (memory stays bounded)

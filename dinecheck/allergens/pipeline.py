@@ -11,6 +11,7 @@ import re
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Literal
 
 from dinecheck.allergens.compound import declared_names
@@ -26,11 +27,12 @@ from dinecheck.allergens.normalize import (
     memo_for,
     names_allergen,
     normalize,
+    remembered,
     resolve_key,
     split_keeps,
     unknown_words,
 )
-from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel
+from dinecheck.allergens.ontology import ALLERGEN_CODES, Ontology, RiskLevel, Synonym
 from dinecheck.allergens.pasted import Reading, readings
 from dinecheck.allergens.phrases import PhraseHit, find_phrases, has_warning_word
 from dinecheck.allergens.suggest import close_names, suggestions
@@ -229,8 +231,8 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
     settleable = _settleable(resolutions, ontology)
     # what declares no composition: notes, and a class name alone ("Ardeh (emulsifier)": the class, not the parts);
     # asked only when some name could be settled (most labels have none)
-    note_at = {i for i, r in enumerate(resolutions) if r.rule == "note" or (
-        r.synonyms and all(ontology.ingredients[syn.canonical_id].category == "additive_class" for syn in r.synonyms))
+    note_at = {i for i, r in enumerate(resolutions) if r.rule == "note" or (r.synonyms and remembered(
+        ontology, "class_only", r.key or "", partial(_class_only, r.synonyms, ontology)))
     } if settleable else set()  # fmt: skip
     # a heading that reads as a label's field ("Fanggebiet:", "Zona di pesca:") may be followed by a note: every
     # word of it read, one of them a word of the label furniture, none a warning word ("Horlicks: UK" is no field)
@@ -317,7 +319,8 @@ def _settleable(resolutions: tuple[Resolution, ...], ontology: Ontology) -> list
         if rule == "note":
             continue
         syns = r.synonyms
-        if not syns and (_near_allergen_name(r.token.key, ontology) or describes_only(r.token.key, ontology)):
+        if not syns and (_near_allergen_name(r.token.key, ontology) or remembered(
+                ontology, "describes", r.token.key, partial(describes_only, r.token.key, ontology))):  # fmt: skip
             # "Pcanuts (flour, salt)": a misspelt allergen name is never settled by its components; nor a name of
             # modifiers only ("Enriched flower (niacin, iron …)"): the components may be only what was added to it
             continue
@@ -412,20 +415,30 @@ def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontol
     for n, r in enumerate(resolutions):
         if r.rule != "note" or r.token.parent is not None:
             continue
+        if r.token.key not in furniture().open_notes and not remembered(
+                ontology, "half_names", r.token.key, partial(_half_a_name, r.token.key, ontology)):  # fmt: skip
+            continue  # a footnote's mark ("*organic", "kosher", "free range"), a place, a statement …
         end = r.token.span[1]
         line = _LINE_END.search(text, end)
         after = _ELLIPSIS.sub(" ", _BRACKETED.sub(" ", text[end : line.start() if line else len(text)]))
         if not _CLOSING.isdisjoint(after):
             continue  # "roasted (V)": a bracket after the word closes nothing
-        key = without_adverbs(r.token.key, ontology)  # "Lightly carbonated"
-        if r.token.key not in furniture().open_notes and (not only_modifiers(key, ontology) or (
-                key in furniture().notes and not any(ontology.modifiers.get(w) == "modifier_processing"
-                                                     for w in key.split(" ")))):  # fmt: skip
-            continue  # a footnote's mark ("*organic", "kosher", "free range"), not half a name
         if out is None:
             out = list(resolutions)
         out[n] = Resolution(r.token, (), None, None)
     return resolutions if out is None else tuple(out)
+
+
+def _class_only(synonyms: tuple[Synonym, ...], ontology: Ontology) -> bool:
+    return all(ontology.ingredients[syn.canonical_id].category == "additive_class" for syn in synonyms)
+
+
+def _half_a_name(key: str, ontology: Ontology) -> bool:
+    """Whether a note may be the first half of a cut name: processing and quality words only (an adverb aside:
+    "Lightly carbonated"), a processing word among them or no footnote's mark of the furniture."""
+    bare = without_adverbs(key, ontology)
+    return only_modifiers(bare, ontology) and (
+        bare not in furniture().notes or any(ontology.modifiers.get(w) == "modifier_processing" for w in bare.split(" ")))
 
 
 def _as_colours(resolutions: tuple[Resolution, ...], ontology: Ontology) -> tuple[Resolution, ...]:
