@@ -995,11 +995,12 @@ def _misspelt_allergen_word(key: str, ontology: Ontology) -> bool:
     return False
 
 
-def unread_near_allergen(key: str, ontology: Ontology) -> bool:
+def unread_near_allergen(key: str, ontology: Ontology, longer: bool = True) -> bool:
     """Whether a word of ``key`` of four letters or more that nothing reads is one edit (two from seven letters; a
     swap is one) from a one-word name carrying an allergen — any, not only a family's own ("eggz", "mozarella",
     "shirmp", "semolna") — or one of three letters is such a name with a letter left out ("mlk", "egs"): what a
-    statement's mask must never hide after its own words."""
+    statement's mask must never hide after its own words. ``longer=False`` asks the three-letter words only (an
+    address's words are near too many names: "Pune" is one edit from Italian "pane")."""
     from dinecheck.allergens.suggest import near_any, one_letter_short  # suggest reads this module's memo
 
     memo = memo_for(ontology)
@@ -1013,7 +1014,7 @@ def unread_near_allergen(key: str, ontology: Ontology) -> bool:
         if (len(word) < 3 or not word.isalpha() or word in vocabulary or word in places or word in common_words()
                 or word in ontology.modifiers or resolve_key(word, ontology)[0]):  # fmt: skip
             continue
-        if one_letter_short(word, memo.allergen_words) if len(word) == 3 else near_any(
+        if one_letter_short(word, memo.allergen_words) if len(word) == 3 else longer and near_any(
                 word, memo.allergen_words, 1 if len(word) <= 6 else 2):  # fmt: skip
             return True
     return False

@@ -675,17 +675,13 @@ def _unread_words(region: str, ontology: Ontology) -> bool:
                                                           lambda: unknown_words(key, ontology))  # fmt: skip
 
 
-def _unread_near_allergen(region: str, ontology: Ontology) -> bool:
+def _unread_near_allergen(region: str, ontology: Ontology, longer: bool = True) -> bool:
+    """:func:`~dinecheck.allergens.normalize.unread_near_allergen` of a region, remembered. After an operator line only
+    three-letter words are asked (``longer=False``: its address's words are near too many names); a longer
+    misspelling of a family's own name is never hidden there either (:func:`_mentions`)."""
     key = canonical_key(_region_text(region))
-    return key.count(" ") >= MAX_HINT_WORDS or remembered(ontology, "unknown_words", "\x1fnear " + key,
-                                                          lambda: unread_near_allergen(key, ontology))  # fmt: skip
-
-
-def _unread_lower_case(region: str, ontology: Ontology) -> bool:
-    """Whether a word of ``region`` written in lower case is read by nothing (an operator's name and address are
-    capitalised: "Acme Foods Pvt. Ltd., Plot 23, MIDC Bhosari, Pune"; "…, mlk" is no part of them)."""
-    lower = " ".join(w for w in _WORD.findall(_region_text(region)) if w[:1].islower())
-    return bool(lower) and _unread_words(lower, ontology)
+    return key.count(" ") >= MAX_HINT_WORDS or remembered(ontology, "unknown_words", f"\x1fnear{longer} {key}",
+                                                          lambda: unread_near_allergen(key, ontology, longer))  # fmt: skip
 
 
 # after a list introducer, the list: a word, a bracket or a mark, never the end of the text
@@ -844,12 +840,11 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                     c.kind == "statement" and t[c.start : c.end] not in furniture().nutrition_heads
                     and _unread_near_allergen(said(c.end, end), ontology)) or (
                     c.kind == "sentence" and _OPERATOR_LEAD.search(t, c.start, c.end)
-                    and _unread_lower_case(said(c.end, end), ontology)):  # fmt: skip
+                    and _unread_near_allergen(said(c.end, end), ontology, longer=False)):  # fmt: skip
                 # "Inedible rind coated with hazlenuts": a word nothing reads after a checked statement is no part
-                # of it — only the statement's own words are masked; so after a statement for a word nothing reads
-                # that is near a name carrying an allergen ("Keep refrigerated eggz.", "Net Qty 200 g mozarella"),
-                # and after an operator line for a lower-case word nothing reads ("Mfd. by: Acme Pvt. Ltd., mlk":
-                # an operator's names and places are capitalised)
+                # of it — only the statement's own words are masked; so after a statement or an operator line for a
+                # word nothing reads that is near a name carrying an allergen ("Keep refrigerated eggz.", "Net Qty
+                # 200 g mozarella", "Mfd. by: Acme Pvt. Ltd., mlk") — an address's own words are left to the line
                 end = c.end
             if c.kind in ("instruction", "instruction_item") and _mentions_allergen(said(c.start, end), ontology):
                 if "(" in t[c.start : end] or "[" in t[c.start : end]:

@@ -402,14 +402,16 @@ def _around_word(key: str) -> bool:
 _CLOSING = frozenset(".!?)]}")
 _ELLIPSIS = re.compile(r"[(\[]?\s*(?:\.\s?){2,}\.?|…\s*[)\]]?|[(\[]\s*(?:\.\s?){2,}[)\]]")
 _LINE_END = re.compile(r"[\n\r]")
+_LIST_BEFORE = re.compile(r"[,;]\s*$")
 _BRACKETED = re.compile(r"\([^()]{0,80}\)|\[[^\[\]]{0,80}\]")
 
 
 def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontology) -> tuple[Resolution, ...]:
     """A list cut off right after a processing word ("…, roasted" of roasted peanuts, "…, sliced") or a word that
-    announces what follows ("…, less than", "…, moins de"): such an item, when nothing closes its line after it (an
-    ellipsis closes nothing: it marks the cut; "Kirschen, entsteint, Zucker." is closed), is no description of the
-    product (a note) but an unknown — what followed is lost. Words of what a food is made of ("whole", "dry",
+    announces what follows ("…, less than", "…, moins de"): such an item at the end of the text or, after a comma, at
+    the end of its line, nothing closing it (an ellipsis closes nothing: it marks the cut; nor does a bracket after
+    it, "roasted (V)"), is no description of the product (a note) but an unknown — what followed is lost. A word on a
+    line of its own ("Décongelé") states the food's condition. Words of what a food is made of ("whole", "dry",
     "nonfat") are never a description anywhere (:func:`~dinecheck.allergens.modifiers.only_modifiers`)."""
     out = None
     for n, r in enumerate(resolutions):
@@ -418,8 +420,10 @@ def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontol
         if r.token.key not in furniture().open_notes and not remembered(
                 ontology, "half_names", r.token.key, partial(_half_a_name, r.token.key, ontology)):  # fmt: skip
             continue  # a footnote's mark ("*organic", "kosher", "free range"), a place, a statement …
-        end = r.token.span[1]
+        start, end = r.token.span
         line = _LINE_END.search(text, end)
+        if line is not None and not _LIST_BEFORE.search(text, max(0, start - 3), start):
+            continue  # "Décongelé" on a line of its own states the food's condition: only a list's last item is cut
         after = _ELLIPSIS.sub(" ", _BRACKETED.sub(" ", text[end : line.start() if line else len(text)]))
         if not _CLOSING.isdisjoint(after):
             continue  # "roasted (V)": a bracket after the word closes nothing
