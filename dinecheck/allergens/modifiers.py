@@ -100,7 +100,7 @@ _NOUNS = frozenset({"pieces", "slices", "halves", "dices", "florets", "segments"
 # words that say what a food is made of or how much of it is left (fat, water of crystallisation, a grain's cut, "whole",
 # "other"): alone in a list they are what is left of a name ("nonfat" of nonfat dry milk, "whole" of whole milk,
 # "monohydrate" of lactose monohydrate, "pinhead" of pinhead oatmeal) — never a description of the product
-_NOT_ALONE = frozenset(lookup_key(w) for w in """
+NOT_ALONE = frozenset(lookup_key(w) for w in """
 whole nonfat non-fat lean dry sec secs seco seca secos secas secco secca cultured pinhead added other edible
 extractive extractives anhydrous monohydrate dihydrate trihydrate tetrahydrate pentahydrate hexahydrate heptahydrate
 decahydrate hemihydrate tribasic dibasic monobasic
@@ -120,12 +120,12 @@ lowfat allégé allégée vollfett
 def only_modifiers(key: str, ontology: Ontology) -> bool:
     """Whether ``key`` is made only of processing and quality words ("Pasteurisé", "sliced", "gemahlen", "organic
     raw"): a description of the product, not an ingredient (a note). Never with a noun-like word of :data:`_NOUNS` or
-    a word of what a food is made of (:data:`_NOT_ALONE`: "whole", "nonfat", "monohydrate"), never an origin (a place
+    a word of what a food is made of (:data:`NOT_ALONE`: "whole", "nonfat", "monohydrate"), never an origin (a place
     alone is handled by the caller)."""
     mods = ontology.modifiers
     words = _words(key)
     if (not words or len(words) > MAX_MODIFIER_WORDS or _NOUNS.intersection(words) or MALTED.intersection(words)
-            or not _NOT_ALONE.isdisjoint(groups := (*words, *(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))))
+            or not NOT_ALONE.isdisjoint(groups := (*words, *(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))))
             or not STANDALONE_FOOD_SENSES.isdisjoint(groups)):  # "organic semi skimmed": milk  # fmt: skip
         return False
     n = len(words)

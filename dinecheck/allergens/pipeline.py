@@ -18,7 +18,7 @@ from dinecheck.allergens.compound import declared_names
 from dinecheck.allergens.declared import Declaration, declared_findings
 from dinecheck.allergens.detect import Finding, dedupe, detect, names_profile
 from dinecheck.allergens.furniture import common_words, furniture
-from dinecheck.allergens.modifiers import describes_only, only_modifiers, without_adverbs
+from dinecheck.allergens.modifiers import NOT_ALONE, describes_only, only_modifiers, without_adverbs
 from dinecheck.allergens.normalize import (
     MAX_MEMO,
     Resolution,
@@ -367,10 +367,11 @@ def _items_alone(tokens: tuple[Token, ...], text: str, ontology: Ontology) -> tu
             alone.append(n)
             continue
         prev = tokens[n - 1]
-        if tok.parent is not None and tok.parent == n - 1:  # the first word inside a name's brackets
-            if (n + 1 < len(tokens) and tokens[n + 1].parent == tok.parent) or _is_class(prev.key, ontology):
-                alone.append(n)  # "Seasoning (flower, salt)", "thickener (flower)": a component, not a form
-            continue  # "Chamomile (flower)", "Cumin (whole)": all the brackets hold, the form of the name
+        if tok.parent is not None:  # inside a name's brackets: the form of that name ("Ananas (morceaux, jus)") …
+            if _left_of_a_name(tok) and (tok.parent != n - 1 or _is_class(prev.key, ontology) or (
+                    n + 1 < len(tokens) and tokens[n + 1].parent == tok.parent)):  # fmt: skip
+                alone.append(n)  # … unless a component left of a name ("Seasoning (flower, salt)", "thickener (flower)")
+            continue
         gap = text[prev.span[1] : tok.span[0]]
         if _ITEM_GAP.search(gap) is not None:
             alone.append(n)
@@ -381,6 +382,17 @@ def _items_alone(tokens: tuple[Token, ...], text: str, ontology: Ontology) -> tu
     if not alone:
         return tokens
     return tuple(tok._replace(role="ingredient") if n in alone else tok for n, tok in enumerate(tokens))
+
+
+# part words that sound like an allergen's name: "flower" written for flour
+_HOMOPHONES = frozenset({"flower", "flowers"})
+
+
+def _left_of_a_name(tok: Token) -> bool:
+    """Whether a part word may be what is left of a name carrying an allergen: a word of what a food is made of
+    ("whole" of whole milk) or a homophone of one ("flower" for flour)."""
+    word = canonical_key(tok.text)
+    return word in NOT_ALONE or word in _HOMOPHONES
 
 
 def _is_class(key: str, ontology: Ontology) -> bool:
