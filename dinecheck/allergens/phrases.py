@@ -581,7 +581,7 @@ def _asked_keys(region: str, ontology: Ontology) -> list[str]:
     """:func:`_region_keys` of the region with each English homograph that stands as an English noun cut out of it
     (:func:`_english_region`: "heat a little oil in a frying pan" — Spanish "pan" is bread, English "pan" is not) and
     the legal form of an Indian company cut out (:data:`_PRIVATE_LIMITED`)."""
-    if "pvt" in region or "PVT" in region or "Pvt" in region:
+    if "pvt" in region.lower():
         region = _PRIVATE_LIMITED.sub(" | ", region, timeout=_TIMEOUT)
     return _region_keys(_english_region(region, ontology))
 
