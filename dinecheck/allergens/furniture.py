@@ -113,8 +113,8 @@ def furniture() -> Furniture:
                         for w in lookup_key(entry).replace("'", " ").split()),  # fmt: skip
         open_notes=frozenset(keys("open_notes")),
         place_words=frozenset(w for name in ("places", "countries", "regions") for entry in raw.get(name, ())
-                              for w in (*lookup_key(entry).replace("'", " ").split(),
-                                        *lookup_key(entry).replace("'", "").split())),  # fmt: skip
+                              for key in (lookup_key(entry),)
+                              for w in (*key.replace("'", " ").split(), *key.replace("'", "").split())),  # fmt: skip
     )
 
 

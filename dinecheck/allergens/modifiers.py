@@ -128,15 +128,7 @@ def only_modifiers(key: str, ontology: Ontology) -> bool:
             or not NOT_ALONE.isdisjoint(groups := (*words, *(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))))
             or not STANDALONE_FOOD_SENSES.isdisjoint(groups)):  # "organic semi skimmed": milk  # fmt: skip
         return False
-    n = len(words)
-    ok = [False] * (n + 1)
-    ok[0] = True
-    for i in range(1, n + 1):
-        for k in range(max(0, i - MAX_MODIFIER_WORDS), i):
-            if ok[k] and (mods.get(_join(words[k:i])) in _DESCRIBING or _qualified(words[k:i], mods)):
-                ok[i] = True
-                break
-    return ok[n]
+    return _covered(words, lambda group: mods.get(_join(group)) in DESCRIBING or _qualified(group, mods))
 
 
 def describes_only(key: str, ontology: Ontology) -> bool:
@@ -144,11 +136,15 @@ def describes_only(key: str, ontology: Ontology) -> bool:
     flower", "organic whole"): it says how or where, but names no food of its own."""
     mods = ontology.modifiers
     words = _words(key)
-    if not words or len(words) > MAX_WORDS:
-        return False
+    return bool(words) and len(words) <= MAX_WORDS and _covered(words, lambda group: _join(group) in mods)
+
+
+def _covered(words: list[str], is_group: Callable[[list[str]], bool]) -> bool:
+    """Whether ``words`` split, from the start, into groups of up to :data:`MAX_MODIFIER_WORDS` words each of which
+    ``is_group`` accepts."""
     ok = [True] + [False] * len(words)
     for i in range(1, len(words) + 1):
-        ok[i] = any(ok[k] and _join(words[k:i]) in mods for k in range(max(0, i - MAX_MODIFIER_WORDS), i))
+        ok[i] = any(ok[k] and is_group(words[k:i]) for k in range(max(0, i - MAX_MODIFIER_WORDS), i))
     return ok[-1]
 
 
@@ -208,13 +204,13 @@ def _is_modifier(words: list[str], mods: dict[str, str]) -> bool:
     return _join(words) in mods or _qualified(words, mods)
 
 
-_DESCRIBING = ("modifier_processing", "modifier_quality")
+DESCRIBING = ("modifier_processing", "modifier_quality")  # the kinds that say how a food was made or graded
 
 
 def _qualified(words: list[str], mods: dict[str, str]) -> bool:
     """"non" before a processing or quality word — never one that alone names a food ("non semi skimmed": milk)."""
     rest = _join(words[1:])
-    return len(words) > 1 and words[0] == "non" and mods.get(rest) in _DESCRIBING and rest not in STANDALONE_FOOD_SENSES
+    return len(words) > 1 and words[0] == "non" and mods.get(rest) in DESCRIBING and rest not in STANDALONE_FOOD_SENSES
 
 
 def without_adverbs(key: str, ontology: Ontology) -> str:
@@ -227,8 +223,8 @@ def without_adverbs(key: str, ontology: Ontology) -> str:
         return key
     mods = ontology.modifiers
     kept = [w for i, w in enumerate(words) if not (
-        w in ADVERBS and i + 1 < len(words) and (mods.get(words[i + 1]) in _DESCRIBING
-                                                 or mods.get(_join(words[i + 1 : i + 3])) in _DESCRIBING))]  # fmt: skip
+        w in ADVERBS and i + 1 < len(words) and (mods.get(words[i + 1]) in DESCRIBING
+                                                 or mods.get(_join(words[i + 1 : i + 3])) in DESCRIBING))]  # fmt: skip
     return " ".join(kept)
 
 

@@ -51,6 +51,7 @@ from dinecheck.allergens.furniture import (
     verb_final_instruction,
 )
 from dinecheck.allergens.modifiers import (
+    DESCRIBING,
     GRAIN_CATEGORIES,
     MALTED,
     modifier_readings,
@@ -277,6 +278,18 @@ _POSSIBLE = RiskLevel.POSSIBLE.rank
 LABEL_LANGUAGES = frozenset({*LANGUAGES, "la"})
 
 
+def _allergen_words(ontology: Ontology) -> list[str]:
+    """The one-word names of the label languages that carry an allergen, sorted (remembered per ontology; an ontology
+    with a plain dict of synonyms)."""
+    memo = memo_for(ontology)
+    if memo is not None and memo.allergen_words:
+        return memo.allergen_words
+    names = sorted(k for k, syns in ontology.synonyms.items() if " " not in k and _label_codes(syns, ontology))
+    if memo is not None:
+        memo.allergen_words.extend(names)
+    return names
+
+
 def _cut_off(key: str, found: Iterable[Synonym], ontology: Ontology) -> bool:
     """Whether a word of ``key`` may be a longer name cut off (a list cut in the middle of a word, a line break): it
     begins a one-word name of the label languages that carries an allergen the inflected reading ``found`` lacks
@@ -288,12 +301,7 @@ def _cut_off(key: str, found: Iterable[Synonym], ontology: Ontology) -> bool:
         if len(word) < 4:
             continue
         if type(synonyms) is dict:
-            memo = memo_for(ontology)
-            names = memo.allergen_words if memo is not None else []
-            if not names:
-                names = sorted(k for k, syns in synonyms.items() if " " not in k and _label_codes(syns, ontology))
-                if memo is not None:
-                    memo.allergen_words.extend(names)
+            names = _allergen_words(ontology)
             longer: Iterable[str] = takewhile(partial(_begins, word), names[bisect_left(names, word) :])
         else:
             starting_with = getattr(synonyms, "starting_with", None)
@@ -982,17 +990,21 @@ def _misspelt_allergen_word(key: str, ontology: Ontology) -> bool:
     label SAFE, so a mask or a note never hides such a word."""
     from dinecheck.allergens.suggest import near_any  # suggest reads this module's memo: imported late
 
-    vocabulary, places = furniture().words, furniture().place_words
     for word in key.split(" "):
-        if (len(word) < MIN_MISSPELT_CHARS or not word.isalpha() or word in vocabulary or word in places
-                or word in common_words()):  # fmt: skip
-            continue
-        if resolve_key(word, ontology)[0] or word in ontology.modifiers:
+        if len(word) < MIN_MISSPELT_CHARS or not _unread_word(word, ontology):
             continue
         core = _core_words(ontology)
         if core and near_any(word, core, 1 if len(word) <= 6 else 2):  # a swap is one edit: "penaut", "whaet"
             return True
     return False
+
+
+def _unread_word(word: str, ontology: Ontology) -> bool:
+    """Whether ``word`` (letters only) is read by nothing: no name, no modifier, no word of the furniture or of a
+    place, no English word naming no food."""
+    return (word.isalpha() and word not in furniture().words and word not in furniture().place_words
+            and word not in common_words() and word not in ontology.modifiers
+            and not resolve_key(word, ontology)[0])  # fmt: skip
 
 
 def unread_near_allergen(key: str, ontology: Ontology, longer: bool = True) -> bool:
@@ -1003,19 +1015,14 @@ def unread_near_allergen(key: str, ontology: Ontology, longer: bool = True) -> b
     address's words are near too many names: "Pune" is one edit from Italian "pane")."""
     from dinecheck.allergens.suggest import near_any, one_letter_short  # suggest reads this module's memo
 
-    memo = memo_for(ontology)
-    if memo is None or type(ontology.synonyms) is not dict:
+    if memo_for(ontology) is None or type(ontology.synonyms) is not dict:
         return False
-    if not memo.allergen_words:
-        memo.allergen_words.extend(sorted(k for k, syns in ontology.synonyms.items()
-                                          if " " not in k and _label_codes(syns, ontology)))  # fmt: skip
-    vocabulary, places = furniture().words, furniture().place_words
+    names = _allergen_words(ontology)
     for word in key.split(" "):
-        if (len(word) < 3 or not word.isalpha() or word in vocabulary or word in places or word in common_words()
-                or word in ontology.modifiers or resolve_key(word, ontology)[0]):  # fmt: skip
+        if len(word) < 3 or not _unread_word(word, ontology):
             continue
-        if one_letter_short(word, memo.allergen_words) if len(word) == 3 else longer and near_any(
-                word, memo.allergen_words, 1 if len(word) <= 6 else 2):  # fmt: skip
+        if one_letter_short(word, names) if len(word) == 3 else longer and near_any(
+                word, names, 1 if len(word) <= 6 else 2):  # fmt: skip
             return True
     return False
 
@@ -1090,7 +1097,7 @@ def _word_hints(key: str, ontology: Ontology) -> tuple[tuple[str, tuple[Synonym,
                 continue
             gram = " ".join(words[i : i + size])
             syns, _k, rule = resolve_key(gram, ontology)
-            if rule != "exact" and ontology.modifiers.get(gram) in ("modifier_processing", "modifier_quality"):
+            if rule != "exact" and ontology.modifiers.get(gram) in DESCRIBING:
                 continue  # French "rôties" (roasted) is no inflected "roti", a flatbread: a processing word as written
             syns = tuple(s for s in syns if not vague(s, ontology))
             if syns:

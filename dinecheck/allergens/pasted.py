@@ -44,9 +44,8 @@ _HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-‐‑–][ \t]*\r?\n[ \t]*(?=[^\W\d
 # when the text was pasted or read by OCR ("con- tain", "stabi- lisant") — or a hyphen that stands for a word left
 # out ("mono- and diglycerides", "Frucht- und Gemüsesaft"), which is never joined
 _HYPHEN_SPACE = re.compile(r"(?<=[^\W\d_])[-‐‑][ \t]+(?=[^\W\d_])")
-# UTF-8 text decoded as Windows-1252 or Latin-1 ("PurÃ©e", "Ã€ conserver", "Â°C"): a word holding such a pair is read
-# as ftfy mends it (the text as written is the alternative reading)
-# (a UTF-8 lead byte read as "Â"…"ô", then a continuation byte read as Windows-1252 or Latin-1: "Ã©", "Å“", "â€")
+# UTF-8 text decoded as Windows-1252 or Latin-1 ("PurÃ©e", "Å“uf", "Â°C"): a lead byte read as "Â"…"ô", then a
+# continuation byte; a word holding such a pair is read as ftfy mends it (the text as written is the alternative)
 _MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6"
                        "\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]")
 _WORD_RUN = re.compile(r"[^\s,;:()\[\]]+")
