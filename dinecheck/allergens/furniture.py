@@ -128,6 +128,16 @@ def common_words() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def dictionary_words() -> frozenset[str]:
+    """Words of the dictionaries of the five label languages, seven letters or more, that lie two edits from a name
+    carrying an allergen and one from none (``data/dictionary_words.txt``, written by
+    ``scripts/vocabulary/dictionary_words.py`` from the Debian word lists: "metalico" is two edits from "italico").
+    Spelt as a dictionary spells them, they are no misspelling of that name: a mask may hide them."""
+    text = (resources.files("dinecheck.allergens") / "data" / "dictionary_words.txt").read_text("utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+@lru_cache(maxsize=1)
 def english_homographs() -> frozenset[str]:
     """English kitchen-utensil words that are food names of the ontology in other languages only
     (``data/english_homographs.txt``, written by ``scripts/vocabulary/english_homographs.py``: "pan", Spanish bread).

@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 from dinecheck.allergens import glyphs
 from dinecheck.allergens.furniture import (
     common_words,
+    dictionary_words,
     furniture,
     is_place,
     only_function_words,
@@ -1001,9 +1002,10 @@ def _misspelt_allergen_word(key: str, ontology: Ontology) -> bool:
 
 def _unread_word(word: str, ontology: Ontology) -> bool:
     """Whether ``word`` (letters only) is read by nothing: no name, no modifier, no word of the furniture or of a
-    place, no English word naming no food."""
+    place, no English word naming no food, no dictionary word two edits from a name (:func:`~dinecheck.allergens.
+    furniture.dictionary_words`: "metálico" is no "italico" misspelt)."""
     return (word.isalpha() and word not in furniture().words and word not in furniture().place_words
-            and word not in common_words() and word not in ontology.modifiers
+            and word not in common_words() and word not in ontology.modifiers and word not in dictionary_words()
             and not resolve_key(word, ontology)[0])  # fmt: skip
 
 

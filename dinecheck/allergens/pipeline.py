@@ -373,7 +373,7 @@ def _items_alone(tokens: tuple[Token, ...], text: str, ontology: Ontology) -> tu
                 alone.append(n)  # … unless a component left of a name ("Seasoning (flower, salt)", "thickener (flower)")
             continue
         gap = text[prev.span[1] : tok.span[0]]
-        if _ITEM_GAP.search(gap) is not None:
+        if _ITEM_GAP.search(gap) is not None and (_left_of_a_name(tok) or not _another_form(gap, prev.key, ontology)):
             alone.append(n)
         elif ")" in gap or "]" in gap:
             name = next((tokens[k] for k in range(n - 1, -1, -1) if tokens[k].parent == tok.parent), None)
@@ -382,6 +382,17 @@ def _items_alone(tokens: tuple[Token, ...], text: str, ontology: Ontology) -> tu
     if not alone:
         return tokens
     return tuple(tok._replace(role="ingredient") if n in alone else tok for n, tok in enumerate(tokens))
+
+
+_CONJUNCTION_ONLY = re.compile(r"\s*(?:or|ou|oder|o|and|et|und|y|e)\s*")
+
+
+def _another_form(gap: str, prev_key: str, ontology: Ontology) -> bool:
+    """Whether a part word after a conjunction is another form of the name before it: that name ends with a
+    processing word, and only the conjunction stands between ("lait écrémé concentré ou en poudre", "dried or
+    powdered"): the two describe one food."""
+    return _CONJUNCTION_ONLY.fullmatch(gap) is not None and ontology.modifiers.get(
+        prev_key.rsplit(" ", 1)[-1]) == "modifier_processing"  # fmt: skip
 
 
 # part words that sound like an allergen's name: "flower" written for flour
@@ -423,7 +434,8 @@ def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontol
     announces what follows ("…, less than", "…, moins de"): such an item at the end of the text or, after a comma, at
     the end of its line, nothing closing it (an ellipsis closes nothing: it marks the cut; nor does a bracket after
     it, "roasted (V)"), is no description of the product (a note) but an unknown — what followed is lost. A word on a
-    line of its own ("Décongelé") states the food's condition. Words of what a food is made of ("whole", "dry",
+    line of its own ("Décongelé") or before a colon ("Égoutté : 440 g", a heading with its value) states the food's
+    condition. Words of what a food is made of ("whole", "dry",
     "nonfat") are never a description anywhere (:func:`~dinecheck.allergens.modifiers.only_modifiers`)."""
     out = None
     for n, r in enumerate(resolutions):
@@ -436,7 +448,10 @@ def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontol
         line = _LINE_END.search(text, end)
         if line is not None and not _LIST_BEFORE.search(text, max(0, start - 3), start):
             continue  # "Décongelé" on a line of its own states the food's condition: only a list's last item is cut
-        after = _ELLIPSIS.sub(" ", _BRACKETED.sub(" ", text[end : line.start() if line else len(text)]))
+        rest = text[end : line.start() if line else len(text)]
+        if rest.lstrip().startswith(":"):
+            continue  # "Égoutté : 440 g": a heading with its value — what follows the colon is no lost name
+        after = _ELLIPSIS.sub(" ", _BRACKETED.sub(" ", rest))
         if not _CLOSING.isdisjoint(after):
             continue  # "roasted (V)": a bracket after the word closes nothing
         if out is None:

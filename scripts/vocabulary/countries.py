@@ -19,7 +19,8 @@ is not that place's food). A name is left out when:
   ontology does not hold under that name (Spanish "malta" is malt, a gluten cereal; "Jamaica" a hibiscus drink).
 
 The names of ISO 3166-1's subdivisions (``iso_3166-2.json``: states, provinces, regions, counties — "Product of
-Quebec", "Packed in Andhra Pradesh") become the ``regions`` array, left out by the same rules and when shorter than
+Quebec", "Packed in Andhra Pradesh"; each form of a bilingual or bracketed name, without footnote marks, an inverted
+official form by its first part: "Murcia, Región de" → Murcia) become the ``regions`` array, left out by the same rules and when shorter than
 four letters or a country name already. A region is read in an origin line only (after "made in", "product of" …),
 never alone nor at the end of a name: many are also foods or dictionary words ("Chihuahua", a cheese; "Bologna";
 "Devon"; "Lancashire"), and an item that is only such a word must stay unknown.
@@ -72,8 +73,22 @@ def region_names(iso_dir: Path) -> list[str]:
     data = json.loads((iso_dir / "iso_3166-2.json").read_text("utf-8"))["3166-2"]
     out: list[str] = []
     for sub in data:
-        out.extend(part.strip() for part in sub["name"].split(" / "))
+        for part in sub["name"].split(" / "):
+            out.extend(_forms(part))
     return [n for n in dict.fromkeys(out) if len(lookup_key(n)) >= MIN_REGION_CHARS]
+
+
+_CODE = re.compile(r"\s+[A-Z]{2}-[A-Z0-9]{1,3}$")  # "[Caerdydd GB-CRD]": the code of the other form
+
+
+def _forms(name: str) -> list[str]:
+    """The forms a subdivision's name is written in: without ISO 3166-2's footnote mark ("Nafarroa*"), each side of
+    a bracketed second form ("Lleida [Lérida]", "Cardiff [Caerdydd GB-CRD]"), an inverted official form by its first
+    part ("Murcia, Región de" → Murcia; "Bristol, City of" → Bristol)."""
+    name = name.replace("*", "").strip()
+    m = re.fullmatch(r"(.+?)\s*\[(.+)\]", name)
+    forms = [m.group(1), _CODE.sub("", m.group(2))] if m else [name]
+    return [f.split(",", 1)[0].strip() if "," in f and "(" not in f else f for f in forms]
 
 
 def plan(names: list[str]) -> tuple[list[str], list[tuple[str, str]]]:

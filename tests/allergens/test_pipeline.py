@@ -990,3 +990,20 @@ def test_what_the_red_teams_found_is_never_safe(text: str, code: str, shipped) -
 def test_the_third_red_teams_fixes_keep_clean_labels_safe(text: str, code: str, verdict: str, shipped) -> None:
     """Each fix of the eleventh round's third red team, with the clean text it must leave SAFE beside it."""
     assert check_label(text, [code], shipped).verdict == verdict
+
+
+@pytest.mark.parametrize(("text", "code", "verdict"), [
+    # a processing word before a colon heads its value ("Égoutté : 440 g"), no list cut after it
+    ("Haricots verts, eau, sel. Égoutté : 440 g", "PEANUT", "SAFE"),
+    ("Haricots verts, eau, sel. Egoutte: 440 g", "PEANUT", "SAFE"),
+    ("Sugar, salt, roasted", "PEANUT", "VERIFY"),
+    ("Sugar, salt, roasted: peanuts", "PEANUT", "AVOID"),
+    # a part word after a conjunction that follows a processing word is another form of the same food
+    ("Lait entier, lait écrémé concentré ou en poudre, ferments lactiques.", "PEANUT", "SAFE"),
+    ("Lait entier, lait écrémé concentré ou en poudre, ferments lactiques.", "MILK", "AVOID"),
+    ("Salt and flower", "GLUTEN", "VERIFY"),  # no processing word before the conjunction
+    ("Sugar, dried or whole", "MILK", "VERIFY"),  # a word of what a food is made of stays suspect
+])  # fmt: skip
+def test_a_heading_and_another_form_are_no_cut_list(text: str, code: str, verdict: str, shipped) -> None:
+    """Twelfth round: two narrowings of the eleventh round's third red team, each beside the case it still catches."""
+    assert check_label(text, [code], shipped).verdict == verdict
