@@ -977,8 +977,15 @@ def _additive_codes(key: str, ontology: Ontology) -> set[str]:
     sulphites; "1105": egg lysozyme) — a mask or a note never hides one."""
     if not _HAS_DIGIT.search(key):
         return set()
-    return {code for m in _INS_WORD.finditer(key)
+    return {code for m in _INS_WORD.finditer(key) if not _temperature(m, ontology)
             for code in _codes(resolve_key(f"e{m.group(1)}{m.group(2) or ''}", ontology)[0], ontology)}  # fmt: skip
+
+
+def _temperature(m: re.Match[str], ontology: Ontology) -> bool:
+    """Whether a number read as an additive's is a temperature: C or F after it ("220°C", "425 F"; the degree sign
+    is gone from a key) that is no sub-letter of a code of its own ("150c" is E150c, ammonia caramel; there is no
+    E220c, and "at 220C" is no sulphur dioxide)."""
+    return m.group(2) in ("c", "f") and resolve_key(f"e{m.group(1)}{m.group(2)}", ontology)[2] != "exact"
 
 
 MIN_MISSPELT_CHARS = 5  # a four-letter word is one edit from too much ("Pune" from Italian "pane")

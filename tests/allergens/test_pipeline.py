@@ -1007,3 +1007,17 @@ def test_the_third_red_teams_fixes_keep_clean_labels_safe(text: str, code: str, 
 def test_a_heading_and_another_form_are_no_cut_list(text: str, code: str, verdict: str, shipped) -> None:
     """Twelfth round: two narrowings of the eleventh round's third red team, each beside the case it still catches."""
     assert check_label(text, [code], shipped).verdict == verdict
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("Pommes de terre 95%, huile de tournesol 5%. Cuisson au four : 20 min à 220°C.", "SAFE"),
+    ("Potatoes (95%), sunflower oil. Oven bake for 20-25 minutes at 220°C, turning halfway.", "SAFE"),
+    ("Potatoes, sunflower oil. Oven bake for 20 minutes at 220 C.", "SAFE"),
+    ("Rice, preservative (220)", "AVOID"),  # an additive's number
+    ("Rice. Keep refrigerated. 220", "AVOID"),  # no unit: a statement never hides it
+    ("Rice, colour (150c)", "SAFE"),  # a sub-letter of a code of its own: ammonia caramel, no sulphite
+    ("Potatoes. Bake for 20 minutes at 220 C. Preservative 220.", "AVOID"),
+])  # fmt: skip
+def test_a_temperature_is_no_additive_number(text: str, verdict: str, shipped) -> None:
+    """"220°C" (its degree sign gone from the key, "220c") is an oven's temperature, not E220 (sulphur dioxide)."""
+    assert check_label(text, ["SULPHITES"], shipped).verdict == verdict
