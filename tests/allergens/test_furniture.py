@@ -805,3 +805,12 @@ def test_a_subdivision_is_read_in_every_form_iso_3166_2_gives_it() -> None:
     assert not any(ch in name for name in regions for ch in "*[]")
     assert {"lleida", "lerida", "nafarroa", "murcia", "cataluna", "catalunya"} <= regions
     assert check("Tomates, sal. Producto de Lérida.", "PEANUT").verdict == "SAFE"
+
+
+@pytest.mark.parametrize("text", ["Crevettes 97 %, sel. Pays d'élevage : Équateur.",
+                                  "Pork, salt. Country of birth: Ireland. Country of rearing: United Kingdom.",
+                                  "Schweinefleisch, Salz. Geburtsland: Dänemark. Aufzuchtland: Deutschland."])  # fmt: skip
+def test_the_country_of_birth_rearing_or_slaughter_is_provenance(text: str) -> None:
+    """EU 1337/2013 Art. 5 and 1379/2013 Art. 38 name where an animal was born, reared, slaughtered or farmed."""
+    assert check(text, "PEANUT").verdict == "SAFE", check(text, "PEANUT").to_json()
+    assert check("Sel, eau. Pays d'élevage : Équateur, crabe.", "SHELLFISH").verdict == "AVOID"
