@@ -152,6 +152,10 @@ def english_homographs() -> frozenset[str]:
 COOKWARE_WORDS = frozenset({"frying", "stick", "nonstick", "baking", "roasting", "grill", "griddle", "saute", "sauce",
                             "omelette", "omelet", "crepe", "iron", "wok"})  # fmt: skip
 ENGLISH_VERBS_AFTER = frozenset({"fry", "fried", "frying", "sear", "seared", "searing"})
+# a vessel something goes into or comes out of: an English preposition of place, then an article or a possessive
+# ("in a pan", "into the pan", "to a pan of boiling water", "from your pan")
+ENGLISH_INTO = frozenset({"in", "into", "to", "onto", "from", "out"})
+ENGLISH_ARTICLES = frozenset({"a", "an", "the", "your"})
 # the closed-class words that may follow such a noun in English ("a frying pan of water", "the frying pan on a low heat")
 ENGLISH_AFTER = frozenset({"the", "of", "and", "with", "into", "until", "for", "from", "to", "your", "then", "over",
                            "on", "in", "at", "or", "without", "is"})  # fmt: skip

@@ -61,6 +61,8 @@ import regex
 from dinecheck.allergens.furniture import (
     COOKWARE_WORDS,
     ENGLISH_AFTER,
+    ENGLISH_ARTICLES,
+    ENGLISH_INTO,
     ENGLISH_VERBS_AFTER,
     OTHER_MARKERS,
     english_homographs,
@@ -598,7 +600,8 @@ _CLAUSE_END = regex.compile(r"[,.;:!?)\]}]")
 def _english_region(region: str, ontology: Ontology) -> str:
     """``region`` with each English homograph (:func:`~dinecheck.allergens.furniture.english_homographs`: "pan")
     replaced by a separator where it stands as an English kitchen noun: right after a cookware word of a fixed
-    compound ("frying pan", "non-stick pan", "roasting pan") and before the end of its clause, an English function
+    compound ("frying pan", "non-stick pan", "roasting pan") or after a preposition of place and an article ("in a
+    pan", "to a pan of water": a vessel things go into) and before the end of its clause, an English function
     word or a number — or right before "fry"/"sear" ("pan fry") — in prose holding no function word of the other
     label languages, when the word names a food only in other languages in this ontology and no longer name holds it
     ("pan rallado"). "Serve with pan.", "transfer the pan to …" and "warm the pan duro" keep their Spanish bread."""
@@ -618,7 +621,8 @@ def _english_region(region: str, ontology: Ontology) -> str:
         between = region[m.end() : nxt[0].start()] if nxt is not None else ""
         after = nxt[1] if nxt is not None else ""
         ends = nxt is None or _CLAUSE_END.search(between) is not None or after in ENGLISH_AFTER or after.isdigit()
-        if (before in COOKWARE_WORDS and ends) or after in ENGLISH_VERBS_AFTER:
+        into = i > 1 and before in ENGLISH_ARTICLES and keys[i - 2] in ENGLISH_INTO  # "in a pan"
+        if ((before in COOKWARE_WORDS or into) and ends) or after in ENGLISH_VERBS_AFTER:
             cuts.append((m.start(), m.end()))
     for a, b in reversed(cuts):
         region = region[:a] + " | " + region[b:]

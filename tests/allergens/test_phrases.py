@@ -297,6 +297,10 @@ def test_no_and_privo_di_are_claims_of_absence(text: str, code: str, verdict: st
         ("Rice, water. Serve with pan.", "GLUTEN", "VERIFY"),  # nothing makes it an English noun: Spanish bread
         ("Rice, water. Warm the pan duro for 2 minutes.", "GLUTEN", "VERIFY"),  # a Spanish word after it
         ("Rice, water. Heat a little oil in a frying pan, add the rice and cook for 5 minutes.", "GLUTEN", "SAFE"),
+        ("Rice, water. Cook from frozen in a pan with a little oil for 8 minutes.", "GLUTEN", "SAFE"),  # a vessel
+        ("Rice, water. Add to a pan of boiling water and cook for 10 minutes.", "GLUTEN", "SAFE"),
+        ("Rice, water. Place in a pan duro.", "GLUTEN", "VERIFY"),  # a Spanish word after it
+        ("Rice, water. Serve with a pan.", "GLUTEN", "VERIFY"),  # no preposition of place before it
     ],
 )
 def test_an_english_word_in_english_prose_is_no_foreign_food_name(text: str, code: str, verdict: str) -> None:
