@@ -37,6 +37,12 @@ _PACK_UNITS = (r"(?:tea |coffee )?(?:bags?|sachets?|packs?|portions?|pots?|cans?
                r"filtri|capsule|sobres|bolsitas|capsulas|unidades|pezzi|unites)")
 _PACK = re.compile(r"\d+ ?x ?\d+(?:[.,]\d+)? ?(?:g|ml|cl|l|kg)\b(?: " + _PACK_UNITS + r")?$"
                    r"|\d+ " + _PACK_UNITS + r"(?: (?:a|x|of|de|di|je|zu je|of each) \d+(?:[.,]\d+)? ?(?:g|ml))?$")
+# where a product was made, alone before a claim of absence took the rest ("Made in a factory that | does not handle
+# nuts", "Fabriqué dans un atelier qui | ne manipule pas …"): the site, no ingredient (folded keys)
+_SITE_LEAD = re.compile(
+    r"(?:(?:made|produced|manufactured|packed|prepared|baked|processed) )?(?:in|on) (?:a|an|the) (?:dedicated )?"
+    r"(?:facility|factory|plant|site|bakery|kitchen|line)(?: (?:that|which))?"
+    r"|(?:(?:fabrique|produit|conditionne|prepare|elabore)e?s? )?dans (?:un|une|le|la) (?:atelier|usine|site)(?: qui)?")
 # a number standing as a word ("FAO 27", "UHT 3.5"), never digits inside one ("0at5" may be oats, "we15" wels)
 _NUMBER_WORD = regex.compile(r"(?<![^\W\d_])\d+(?:[.,]\d+)*(?![^\W\d_])")
 
@@ -428,9 +434,10 @@ def is_place(key: str) -> bool:
 
 def is_note_item(key: str) -> bool:
     """An item that is exactly a mark, a diet or a processing state ("UHT", "kosher", "vegans"), its numbers aside
-    ("Serves 2", "UMF 10+"), or an organic control code line ("FR-BIO-01 Agriculture UE")."""
+    ("Serves 2", "UMF 10+"), an organic control code line ("FR-BIO-01 Agriculture UE"), or the site a claim of absence
+    leaves alone ("Made in a factory that")."""
     notes = furniture().notes
-    if key in notes:
+    if key in notes or _SITE_LEAD.fullmatch(key) is not None:
         return True
     if any(ch.isdigit() for ch in key) and (
             " ".join(_NUMBER_WORD.sub(" ", key, timeout=_TIMEOUT).replace("+", " ").split()) in notes

@@ -98,6 +98,9 @@ _ABSENCE_PREFIXES = (
     "adatto per", "no contiene", "does not contain", "ne contient pas", "enthalt kein", "enthalt keine",
     "non contiene", "not a source of", "contains no", "contains no added", "with no added", "ne contient aucun", "ne contient aucune", "priva di", "privo di",
     "privi di", "prive di", "libre de", "libres de", "exento de", "exenta de",
+    # a site that never handles what follows ("Made in a factory that does not handle nuts"): a claim of absence
+    "does not handle", "does not handle any", "doesn't handle", "do not handle", "never handles", "does not process",
+    "does not use", "ne manipule pas", "ne manipule aucun", "ne manipule aucune", "n'utilise pas",
     # "No soy. No gluten.": a claim only where it opens an item or a sentence and its object is a name
     # (:data:`_OPENING_ONLY`; Spanish and Italian "no" is "not": "no se descarta la presencia de alérgenos")
     "no", "no added",
@@ -140,7 +143,7 @@ _ITEM_SPLIT = regex.compile(
 _ITEM_LEAD = regex.compile(
     r"^(?:(?:d'|l')\s*|(?:of|de|des|du|de la|la|le|les|von|di|del|della|dei|degli|delle|el|los|las|other|others|"
     r"autres?|anderen?|altri|altra|otros|otras|traces|trace|trazas|tracce|spuren|amounts of|small amounts of|"
-    r"the|some|also|aussi|auch|and|et|und|y|e|ou|or)(?:\s+|$))+"
+    r"the|some|also|aussi|auch|only|seulement|uniquement|nur|solo|solamente|and|et|und|y|e|ou|or)(?:\s+|$))+"
 )
 _ITEM_TAIL = regex.compile(r"\s+(?:and products thereof|et produits derives|products|produits|enthalten)$")
 # "… to peanuts due to manufacturing methods": the reason after an item is no allergen name
@@ -387,6 +390,10 @@ class _Cand:
 _LAST_TAILS = frozenset({"free"})
 
 
+# a verb denied right after a facility statement's lead ("… that does not handle", "… qui ne manipule pas")
+_NEGATED = regex.compile(r"\s*(?:does not|doesn't|do not|don't|never|ne |n')")
+
+
 def _candidates(t: str, index: _Index) -> list[_Cand]:
     out: list[_Cand] = []
     for last, (head, pats) in index.automaton.iter(t):
@@ -404,6 +411,8 @@ def _candidates(t: str, index: _Index) -> list[_Cand]:
             if pat.kind == "absence" and head in _OPENING_ONLY and opens_sentence(t, s, e) is None:
                 continue
             if pat.tail is None:
+                if pat.kind == "risk" and pat.phrase.type == "FACILITY" and _NEGATED.match(t, e) is not None:
+                    continue  # "in a factory that does not handle nuts": a claim of absence, no warning
                 out.append(_Cand(s, e, e, None, pat.kind, pat.phrase, len(head)))
                 continue
             limit = _sentence_end(t, e, len(t), ".!?;")
@@ -438,7 +447,7 @@ _FACILITY = regex.compile(
     r"\b(?:(?:made|baked|produced|manufactured|packed|packaged|processed|prepared|elaborated|bottled|roasted|"
     r"blended|filled|cooked)\s)?(?:in|on)\s(?:(?:a|an|the)\s)?(?:(?:shared|same|common)\s)?"
     r"(?:facility|factory|plant|site|line|bakery|mill|establishment|building|workshop|"
-    r"kitchen|environment|premises|unit|production area|equipment)\s(?:(?:that|which|where)\s(?:also\s)?"
+    r"kitchen|environment|premises|unit|production area|equipment)\s(?:(?:that|which|where)\s(?:(?:also|only)\s)?"
     r"(?:processes|process|handles|handle|uses|use|manufactures|produces|packs|pack|makes|bakes|prepares|contains|"
     r"mills|roasts|packages|"
     r"(?:are|is)\s(?:also\s)?(?:handled|used|processed|present))"

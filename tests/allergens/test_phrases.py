@@ -352,3 +352,19 @@ def test_no_added_is_a_claim_of_absence_like_contains_no(text: str, claim: str) 
     for code in ("PEANUT", "MILK", "EGG", "FISH", "GLUTEN"):
         assert check_label(text, [code], onto).verdict == check_label(plain, [code], onto).verdict, code
     assert check_label(text, ["FISH"], onto).verdict == "SAFE"
+
+
+@pytest.mark.parametrize(("text", "code", "verdict"), [
+    ("Rice. Packed in a factory that only handles oats.", "PEANUT", "SAFE"),  # a dedicated site names its food
+    ("Rice. Packed in a factory that only handles oats.", "GLUTEN", "VERIFY"),
+    ("Rice. Packed in a factory that handles only peanuts.", "PEANUT", "VERIFY"),
+    ("Rice flour, water. Made in a factory that does not handle nuts.", "PEANUT", "SAFE"),  # a claim of absence
+    ("Riz. Fabriqué dans un atelier qui ne manipule pas d'arachides.", "PEANUT", "SAFE"),
+    ("Rice. Made in a factory that does not handle peanuts, but handles milk.", "MILK", "VERIFY"),
+    ("Made in a factory that does not handle nuts.", "FISH", "VERIFY"),  # a claim alone is no list
+    ("Orange juice. May contain pulp.", "PEANUT", "SAFE"),  # what the product itself may show
+    ("Red lentils. May contain small stones.", "PEANUT", "SAFE"),
+    ("Orange juice. May contain pulp and nuts.", "PEANUT", "VERIFY"),
+])  # fmt: skip
+def test_a_site_statement_says_what_it_handles_and_what_it_does_not(text: str, code: str, verdict: str) -> None:
+    assert check_label(text, [code], load_data_dir()).verdict == verdict
