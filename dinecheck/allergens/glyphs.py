@@ -7,8 +7,10 @@ such a glyph is damage, not spelling. This module lists the readings with each s
 :mod:`normalize` tries them only for a token that resolves to nothing, and takes them only under its safety rules.
 
 The confusions (the classic ones of OCR engines on printed Latin text): ``0`` → o, ``1`` → l or i, ``5`` → s, and
-"rn" → m. A digit counts only between two letters, or at the start or end of a word of three letters or more with a
-letter beside it; a word holding any other digit ("e1520", "100g", "b12") is left alone.
+"rn" → m; and, asked only where nothing else reads a token, a lower-case L and an i for each other
+(:func:`letter_readings`: "sodlum", "vlnegar", "miik"). A digit counts only between two letters, or at the start or
+end of a word of three characters or more with a letter beside it ("0il", "0at"); a word holding any other digit
+("e1520", "100g", "b12") is left alone.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def _word_sites(word: str, loose: bool = False) -> list[tuple[int, int, tuple[st
         before = word[i - 1].isalpha() if i > 0 else None
         after = word[i + 1].isalpha() if i + 1 < len(word) else None
         inside = before is True and after is True
-        edge = letters >= 3 and ((before is None and after is True) or (after is None and before is True))
+        edge = len(word) >= 3 and ((before is None and after is True) or (after is None and before is True))
         if not (inside or edge):
             return None
         sites.append((i, i + 1, DIGIT_LETTERS[ch]))
@@ -80,5 +82,36 @@ def readings(key: str, loose: bool = False) -> tuple[str, ...]:
             options.append("".join(out))
         slots.append(list(dict.fromkeys(options)))
     if not sites_seen:
+        return ()
+    return tuple(r for r in dict.fromkeys(" ".join(p) for p in product(*slots)) if r != key)
+
+
+# the letters a scanner takes for one another ("sodlum", "vlnegar", "miik"): a lower-case L and an i (a capital I
+# folds to an i); either may stand where a word of four letters or more has the other
+LETTER_GLYPHS: dict[str, tuple[str, ...]] = {"l": ("i",), "i": ("l",)}
+MIN_LETTER_WORD = 4
+
+
+def letter_readings(key: str) -> tuple[str, ...]:
+    """Every reading of ``key`` with any "l" read as "i" and any "i" as "l", in its words of letters of four letters or
+    more (each combination, the key itself excluded); empty when there is none or more than :data:`MAX_SITES` such
+    letters. A letter is no damage by itself: :mod:`normalize` tries these only for a token nothing else reads, and
+    weighs every one of them before it takes any."""
+    slots: list[list[str]] = []
+    seen = 0
+    for word in key.split(" "):
+        sites = [i for i, ch in enumerate(word) if ch in LETTER_GLYPHS] if (
+            len(word) >= MIN_LETTER_WORD and word.isalpha()) else []  # fmt: skip
+        seen += len(sites)
+        if seen > MAX_SITES:
+            return ()
+        options = []
+        for choice in product(*((word[i], *LETTER_GLYPHS[word[i]]) for i in sites)):
+            chars = list(word)
+            for i, letter in zip(sites, choice, strict=True):
+                chars[i] = letter
+            options.append("".join(chars))
+        slots.append(options or [word])
+    if not seen:
         return ()
     return tuple(r for r in dict.fromkeys(" ".join(p) for p in product(*slots)) if r != key)

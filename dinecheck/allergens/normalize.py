@@ -201,6 +201,7 @@ class Memo:
     glued: dict[str, _Resolved] = field(default_factory=dict)  # one-word key → its two-word name, space lost
     inverted: dict[str, _Resolved] = field(default_factory=dict)  # "a of b" key → the name "b a"
     glyphs: dict[str, _Resolved] = field(default_factory=dict)  # unknown key → its reading with OCR glyphs put back
+    letters: dict[str, _Resolved] = field(default_factory=dict)  # unknown key → its reading with L and i swapped
     known: dict[str, bool] = field(default_factory=dict)  # key → whether it is a known name with modifiers around it
     may_carry: dict[str, bool] = field(default_factory=dict)  # matched key → whether a name of it has a POSSIBLE path
     bare_notes: dict[str, bool] = field(default_factory=dict)  # unknown key → whether it is only a place / modifiers
@@ -560,6 +561,8 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
             continue
         if not found[0] and _glyph_sites(key):  # "sa1t", "cocoa rnass"
             found = remembered(ontology, "glyphs", key, partial(_glyph_reading, key, ontology))
+        if not found[0] and _LETTER_GLYPH.search(key) is not None:  # "sodlum benzoate", "miik"
+            found = remembered(ontology, "letters", key, partial(_letter_reading, key, ontology)) or found
         if not found[0] and remembered(ontology, "bare_notes", key, partial(_bare_note, key, ontology)):
             # a place alone ("Origine du porc : France"): provenance; processing words alone ("Pasteurisé"): a state
             out.append(Resolution(tok, (), None, "note"))
@@ -621,6 +624,9 @@ _AMOUNT_WORD = re.compile(r"(?<![^ (])[<>~]?(?:\d+(?:[.,]\d+)? ?(?:mg|µg|μg|mc
                           r"|\d+[.,]\d+|\d{1,2})(?![^ )])")
 
 
+_LETTER_GLYPH = re.compile(r"[li]")
+
+
 def _glyph_sites(key: str) -> bool:
     """Whether ``key`` may hold an OCR glyph (a digit, or "rn"): the cheap test before :func:`_glyph_reading`."""
     return "rn" in key or _HAS_DIGIT.search(key) is not None
@@ -632,11 +638,28 @@ def _glyph_reading(key: str, ontology: Ontology) -> _Resolved:
     the text may have been (every glyph put back, wherever it stands) names as a whole or in its words, and none of
     those that resolve to nothing holds a compound word naming an allergen or is one edit from a name carrying an
     allergen they lack (it may be that allergen's name, damaged twice). Else nothing: the token stays unknown."""
+    # what else the text may have been: every glyph put back, wherever it stands ("vegetab1e gurn" may be
+    # vegetable gum, though "rn" after a vowel is no glyph to read by)
+    return _weighed_reading(glyphs.readings(key), glyphs.readings(key, loose=True), "glyphs", ontology)
+
+
+def _letter_reading(key: str, ontology: Ontology) -> _Resolved:
+    """An unknown key read with a lower-case L and an i taken for each other (:func:`glyphs.letter_readings`:
+    "sodlum benzoate" → sodium benzoate, "miik" → milk), under the rules of :func:`_glyph_reading`: every reading
+    is a doubt."""
+    readings = glyphs.letter_readings(key)
+    return _weighed_reading(readings, readings, "letters", ontology)
+
+
+def _weighed_reading(readings: tuple[str, ...], doubts: tuple[str, ...], rule: str, ontology: Ontology) -> _Resolved:
+    """The names of every reading of ``readings`` that resolves, taken together, when they keep every allergen any
+    of ``doubts`` names and no doubt that resolves to nothing hides a compound or is near a name carrying another
+    allergen (:func:`_glyph_reading`). Too many doubts to weigh (none given): no reading."""
     from dinecheck.allergens.suggest import close_names  # suggest reads this module's memo: imported late
 
     found: list[Synonym] = []
     keys: list[str] = []
-    for cand in glyphs.readings(key):
+    for cand in readings:
         syns = remembered(ontology, "readings", cand, partial(_reading, cand, False, ontology))[0]
         if syns:
             found.extend(syns)
@@ -644,9 +667,6 @@ def _glyph_reading(key: str, ontology: Ontology) -> _Resolved:
     if not found:
         return (), None, None
     have = _codes(found, ontology)
-    # what else the text may have been: every glyph put back, wherever it stands ("vegetab1e gurn" may be
-    # vegetable gum, though "rn" after a vowel is no glyph to read by); too many to weigh: no reading
-    doubts = glyphs.readings(key, loose=True)
     if not doubts:
         return (), None, None
     unread: list[str] = []
@@ -661,7 +681,7 @@ def _glyph_reading(key: str, ontology: Ontology) -> _Resolved:
         near = (s for n in close_names(cand, ontology, 1, min_chars=5) for s in ontology.synonyms.get(n, ()))
         if hidden_mentions(cand, ontology) or not _codes(near, ontology) <= have:
             return (), None, None
-    return tuple(dict.fromkeys(found)), " | ".join(keys), "glyphs"
+    return tuple(dict.fromkeys(found)), " | ".join(keys), rule
 
 
 _STEREO = ("l ", "d ", "dl ", "l(+) ", "d(-) ")  # stereo-descriptors of a chemical name, hyphen folded to a space

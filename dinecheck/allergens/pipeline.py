@@ -259,6 +259,9 @@ def _analyse(reading: Reading, codes: tuple[str, ...], ontology: Ontology) -> _A
         if rule == "glyphs":  # shown: the reading rests on a repair of the text
             notes.append(f"{r.token.text!r} was read as {r.key!r}: a digit or an \"rn\" that OCR prints for a "
                          "letter, put back")  # fmt: skip
+        elif rule == "letters":
+            notes.append(f"{r.token.text!r} was read as {r.key!r}: an \"l\" and an \"i\" that OCR takes for each "
+                         "other, put back")  # fmt: skip
         if r.synonyms:
             matched += 1
         else:

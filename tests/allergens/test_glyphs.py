@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dinecheck.allergens.glyphs import MAX_SITES, readings
+from dinecheck.allergens.glyphs import MAX_SITES, letter_readings, readings
 from dinecheck.allergens.normalize import normalize
 from dinecheck.allergens.ontology import load_data_dir
 from dinecheck.allergens.pipeline import check_label
@@ -133,3 +133,39 @@ def test_what_the_eighth_red_team_found_is_never_safe(text: str, profile: str) -
                                   "Riz. Convient aux personnes intolérantes au lactose."])
 def test_the_same_lines_undamaged_and_clean_stay_safe(text: str) -> None:
     assert check_label(text, ["MILK", "PEANUT", "GLUTEN"], ONTO).verdict == "SAFE", check_label(text, ["MILK"], ONTO)
+
+
+@pytest.mark.parametrize(("key", "expected"), [
+    ("sodlum", {"sodium"}),
+    ("miik", {"milk", "mlik", "mllk"}),
+    ("oil", set()),  # a word of fewer than four letters
+    ("vitamin b12", {"vltamin b12", "vitamln b12", "vltamln b12"}),  # only words of letters
+])  # fmt: skip
+def test_an_l_and_an_i_are_read_for_each_other(key: str, expected: set[str]) -> None:
+    assert set(letter_readings(key)) == expected
+
+
+def test_too_many_letters_to_swap_give_no_reading() -> None:
+    assert letter_readings("lilli lilli") == ()
+
+
+@given(st.text(alphabet="abcilmos ", max_size=24))
+def test_letter_readings_change_only_an_l_or_an_i(key: str) -> None:
+    for reading in letter_readings(key):
+        assert len(reading) == len(key) and reading != key
+        assert all(a == b or {a, b} == {"l", "i"} for a, b in zip(key, reading, strict=True))
+
+
+@pytest.mark.parametrize(("text", "profile", "verdict"), [
+    ("Water, sodlum benzoate", "PEANUT", "SAFE"),
+    ("Sugar, vlnegar, modifled starch", "PEANUT", "SAFE"),
+    ("Sugar, miik solids", "MILK", "AVOID"),  # "milk"
+    ("Sugar, 0at flakes", "GLUTEN", "AVOID"),  # a digit at the start of a word of three characters
+    ("Sugar, sunflower 0il", "PEANUT", "SAFE"),
+    ("Sugar, whlte", "MILK", "VERIFY"),  # "white" alone names no food: still unknown
+])  # fmt: skip
+def test_a_name_misread_by_its_letters_is_read_and_keeps_its_allergens(text: str, profile: str, verdict: str) -> None:
+    r = check_label(text, [profile], ONTO)
+    assert r.verdict == verdict
+    if text.startswith("Water, sodlum"):
+        assert "'sodlum benzoate' was read as 'sodium benzoate'" in " ".join(r.review_reasons)
