@@ -9,7 +9,15 @@ word in an instruction is no unread word (an instruction with a word nothing rea
 product's own name: "Cook the Yorkshires for 4 min").
 
 A word is kept only when it is one lower-case word of three letters or more, is not a name the ontology reads (nor
-reaches by a rewrite), mentions no allergen (whole or as a compound part: "milchschaum"), and is no warning word.
+reaches by a rewrite), mentions no allergen (whole or as a compound part: "milchschaum"), and is no warning word. A word of the
+twelfth round's list must also not be one edit from a one-word name carrying an allergen: such a word may be that
+name misread ("fetta" of feta), as in ``common_words_en.txt`` (the seventh round's list, red-teamed since, is kept as
+it was: held to that rule, "time", "set" and "marie" would go).
+
+A second list, ``twelfth/instruction_words.jsonl``, was written in the twelfth round by another helper from general
+knowledge (brief ``INSTRUCTION_WORDS_TWELFTH_BRIEF.md``; it saw nothing of the project or its labels): possessives,
+articles and prepositions, measures and proportions ("volume", "heaped"), handling verbs ("unroll", "swell") and the
+remarks printed beside instructions ("separation may occur").
 
 Usage: ``python scripts/vocabulary/instruction_words.py [--write]`` (without ``--write`` it reports).
 """
@@ -21,16 +29,19 @@ import json
 import sys
 from pathlib import Path
 
-from dinecheck.allergens.normalize import resolve_key
+from dinecheck.allergens.normalize import _allergen_words, resolve_key
 from dinecheck.allergens.ontology import load_data_dir
 from dinecheck.allergens.phrases import _WARNING_WORDS, _mentions
+from dinecheck.allergens.suggest import one_edit_variants
 from dinecheck.allergens.text import lookup_key
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from furniture_block import replace_block  # noqa: E402  (a sibling script)
 
 HERE = Path(__file__).resolve().parent
-SOURCE = HERE / "seventh" / "instruction_words.jsonl"
+# the seventh round's list, and the twelfth round's wider one (brief INSTRUCTION_WORDS_TWELFTH_BRIEF.md: possessives,
+# measures, handling verbs, the remarks beside instructions)
+SOURCES = (HERE / "seventh" / "instruction_words.jsonl", HERE / "twelfth" / "instruction_words.jsonl")
 # general words of instructions the helper's list lacks (the bain-marie, a water bath, in every label language)
 HAND = ["bain", "marie"]
 BEGIN = "# instruction_words: the ordinary words of pack instructions (scripts/vocabulary/instruction_words.py); they"
@@ -39,6 +50,7 @@ END = "# end of instruction_words"
 
 def plan(rows: list[dict]) -> tuple[list[str], list[tuple[str, str]]]:
     onto = load_data_dir()
+    misread = {v for name in _allergen_words(onto) for v in one_edit_variants(name)}
     kept: list[str] = []
     refused: list[tuple[str, str]] = []
     seen: set[str] = set()
@@ -55,6 +67,8 @@ def plan(rows: list[dict]) -> tuple[list[str], list[tuple[str, str]]]:
             why = "it mentions an allergen"
         elif _WARNING_WORDS.search(key) is not None:
             why = "a warning word"
+        elif row.get("round") == "twelfth" and key in misread:  # "fetta" of feta: it may be that name misread
+            why = "one edit from a name carrying an allergen"
         else:
             kept.append(key)
             continue
@@ -72,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args(argv)
-    rows = [json.loads(line) for line in SOURCE.read_text("utf-8").splitlines() if line.strip()]
+    rows = [{**json.loads(line), "round": source.parent.name} for source in SOURCES
+            for line in source.read_text("utf-8").splitlines() if line.strip()]  # fmt: skip
     rows += [{"word": w, "lang": "hand"} for w in HAND]
     kept, refused = plan(rows)
     for word, why in refused:
