@@ -122,6 +122,9 @@ class Ingredient:
     contains: tuple[str, ...] = ()
 
 
+GENERAL_ID_PREFIX = "g_"  # the namespace of the general vocabulary's ids (``data/ingredients/g_*.jsonl``)
+
+
 @dataclass(frozen=True, slots=True)
 class Synonym:
     text: str
@@ -183,8 +186,8 @@ class Ontology:
             else:
                 self.synonyms.setdefault(syn.key, []).append(syn)
         for ing in self.ingredients.values():  # the canonical id is a name of itself, unless a listed name claims it
-            if ing.id in modifier_ids:
-                continue
+            if ing.id in modifier_ids or ing.id.startswith(GENERAL_ID_PREFIX):
+                continue  # (the general vocabulary's ids carry a namespace: "g feijoa" is no text a label holds)
             key = lookup_key(ing.id.replace("_", " "))
             if key not in self.synonyms:
                 self.synonyms.setdefault(key, []).append(Synonym(ing.id.replace("_", " "), key, ing.id, None, None, "CANONICAL"))

@@ -198,7 +198,11 @@ _DIGIT = re.compile(r"\d")
 # "hergestellt aus 120 g Fleisch je 100 g"): an amount, then "per 100 g/ml" in one of the five languages. A note
 # (looked up after all when one of its words names an allergen, like every note)
 _PER_HUNDRED = re.compile(r"\b(?:per|for|pour|je|pro|para|por|ogni|su|every|each|to make)(?: [^\W\d]+){0,3} 100 ?"
-                          r"(?:g|gr|ml|grammes?|grams?|gramm|gramos|grammi)\b")  # fmt: skip
+                          r"(?:g|gr|ml|grammes?|grams?|gramm|gramos|grammi)\b"
+                          r"|\b(?:per|par|pro|por|au|al|a|the) (?:1 ?)?(?:kilo|kg|kilogrammes?|kilograms?|kilogramm|chilo)\b")
+# "7 œufs frais au kilo de semoule": a count of a food per kilogram of another (egg pasta) leads such a statement too
+_PER_KILO = re.compile(r"\b(?:per|par|pro|por|au|al|a|the) (?:1 ?)?(?:kilo|kg|kilogrammes?|kilograms?|kilogramm|chilo)\b")
+_COUNT_LEAD = re.compile(r"(?<![\d.,])\d{1,2} [^\W\d]")  # fmt: skip
 
 
 _INNER_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # a hyphen between two letters ("Di-Glycerides")
@@ -229,7 +233,10 @@ _DOSE = re.compile(r"\d+(?:[.,]\d+)? ?(?:tablets?|capsules?|caps|comprimes?|gelu
 def is_quantity_note(key: str) -> bool:
     """A quantity statement: an amount, and "per 100 g/ml" (a few words may sit between: "pour la préparation de")."""
     m = _PER_HUNDRED.search(key) if _has_digit(key) else None
-    return m is not None and quantity_lead(key[: m.start()] + " " + key[m.end() :])
+    if m is None:
+        return False
+    rest = key[: m.start()] + " " + key[m.end() :]
+    return quantity_lead(rest) or (_PER_KILO.fullmatch(m.group()) is not None and _COUNT_LEAD.search(rest) is not None)
 
 
 _QUANTITY_GAP = re.compile(r"\d+(?:[.,]\d+)?(?:g|gr|kg|ml|cl|l|%)?|%")

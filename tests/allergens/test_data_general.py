@@ -142,3 +142,12 @@ def test_a_mix_of_spices_is_spices_and_a_spice_preparation_may_hold_more(onto: O
     Gewürzmischung is spices only; a Gewürzzubereitung holds other ingredients too (flour, whey …)."""
     r = check_label(text, ["MILK"], onto)
     assert r.unmatched == () and (r.verdict == "VERIFY" if milk else r.verdict == "SAFE"), text
+
+
+def test_a_general_id_is_no_name_of_its_own(onto: Ontology) -> None:
+    """A general entry's id carries the vocabulary's namespace ("g_feijoa"): "g feijoa" is no text a label holds, and
+    as a name it let a quantity statement drop its "g" as a unit and read the rest as nothing."""
+    assert not [k for k in onto.synonyms if k.startswith("g ")]
+    assert resolve_key("feijoa", onto)[0]  # its listed names still name it
+    text = "Sugar, salt. 1 g of meat used per 100 g of lactococcus lactis diacetylactis."
+    assert check_label(text, ["MILK"], onto).verdict != "SAFE"

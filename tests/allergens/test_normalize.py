@@ -299,6 +299,11 @@ def test_a_quantity_statement_naming_an_allergen_reads_as_the_foods_it_names() -
     text = "Porc, sel. 100 g de produit fini élaboré avec 145 g de viande de porc."
     assert check_label(text, ["PEANUT"], FULL).verdict == "SAFE"
     assert check_label("Sugar, 100 g of product made with peanuts.", ["PEANUT"], FULL).verdict == "AVOID"
+    # a count per kilogram of another food (egg pasta: "7 œufs frais au kilo de semoule")
+    text = "Semoule de blé dur, œufs frais 20 % (soit 4 œufs par kilo de semoule)."
+    assert check_label(text, ["PEANUT"], FULL).verdict == "SAFE"
+    assert check_label(text, ["EGG"], FULL).verdict == "AVOID"
+    assert check_label("Rice, water. 7 peanuts per kilo of rice.", ["PEANUT"], FULL).verdict == "AVOID"
 
 
 @pytest.mark.parametrize(
@@ -307,6 +312,7 @@ def test_a_quantity_statement_naming_an_allergen_reads_as_the_foods_it_names() -
         "Pork, salt. 137 g of zorble used per 100 g of ham.",  # a food nothing reads: the statement stays unknown
         "Pork, salt. 137 g of meat used per 100 g of peanutbutter.",  # a name glued: nothing hidden is dropped
         "Pork, salt. 137 g of meat used per 100 g of pean1t butter.",  # an OCR glyph
+        "Rice, water. 4 zorbles per kilo of rice.",  # a count per kilogram, of a food nothing reads
     ],
 )
 def test_a_quantity_statement_with_a_food_it_cannot_read_is_never_safe(text: str) -> None:
