@@ -66,6 +66,7 @@ class Furniture:
     nutrition_heads: frozenset[str]
     nutrition_words: frozenset[str]
     notes: frozenset[str]
+    heat_grades: frozenset[str]  # "MILD", "mittelscharf": notes only where they stand on their own (pipeline)
     physical_hazards: frozenset[str]
     ingredient_headers: tuple[str, ...]
     function_words: frozenset[str]
@@ -108,7 +109,8 @@ def furniture() -> Furniture:
         origin_words=frozenset(keys("origin_words")),
         nutrition_heads=frozenset(keys("nutrition_heads")),
         nutrition_words=frozenset(lookup_key(w) for w in raw["nutrition_words"].split()),
-        notes=frozenset(keys("notes")),
+        notes=frozenset((*keys("notes"), *keys("heat_grades"))),
+        heat_grades=frozenset(keys("heat_grades")),
         physical_hazards=frozenset(keys("physical_hazards")),
         ingredient_headers=keys("ingredient_headers"),
         function_words=frozenset(lookup_key(w) for w in raw["function_words"].split()),
@@ -130,16 +132,6 @@ def common_words() -> frozenset[str]:
     from general word lists filtered by WordNet: "tray", "surfaces", "utensils", "stirring"). Only what lets an
     instruction be masked (:func:`~dinecheck.allergens.normalize.unknown_words`); they never resolve an ingredient."""
     text = (resources.files("dinecheck.allergens") / "data" / "common_words_en.txt").read_text("utf-8")
-    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
-
-
-@lru_cache(maxsize=1)
-def dictionary_words() -> frozenset[str]:
-    """Words of the dictionaries of the five label languages, seven letters or more, that lie two edits from a name
-    carrying an allergen and one from none (``data/dictionary_words.txt``, written by
-    ``scripts/vocabulary/dictionary_words.py`` from the Debian word lists: "metalico" is two edits from "italico").
-    Spelt as a dictionary spells them, they are no misspelling of that name: a mask may hide them."""
-    text = (resources.files("dinecheck.allergens") / "data" / "dictionary_words.txt").read_text("utf-8")
     return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 

@@ -40,10 +40,12 @@ from functools import partial
 from itertools import takewhile
 from typing import Any, TypeVar
 
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
 from dinecheck.allergens import glyphs
 from dinecheck.allergens.furniture import (
     common_words,
-    dictionary_words,
     furniture,
     is_place,
     only_function_words,
@@ -645,10 +647,20 @@ def _glyph_reading(key: str, ontology: Ontology) -> _Resolved:
 
 def _letter_reading(key: str, ontology: Ontology) -> _Resolved:
     """An unknown key read with a lower-case L and an i taken for each other (:func:`glyphs.letter_readings`:
-    "sodlum benzoate" → sodium benzoate, "miik" → milk), under the rules of :func:`_glyph_reading`: every reading
-    is a doubt."""
+    "sodlum benzoate" → sodium benzoate, "miik" → milk), under the rules of :func:`_glyph_reading` (every reading
+    is a doubt), and only when no word as written is one edit from a name carrying an allergen the reading lacks."""
     readings = glyphs.letter_readings(key)
-    return _weighed_reading(readings, readings, "letters", ontology)
+    found = _weighed_reading(readings, readings, "letters", ontology)
+    if found[0]:
+        # the word as written may be another name misread just as well ("Paim d'épices" is pain d'épices, not palm;
+        # "sait entier" lait entier): no reading when a word is one edit from a name carrying what the reading lacks
+        have = _codes(found[0], ontology)
+        names = _allergen_words(ontology)
+        for word in key.split(" "):
+            near = process.extract(word, names, scorer=OSA.distance, score_cutoff=1, limit=None) if len(word) >= 3 else []
+            if not _codes((s for n, _d, _i in near for s in ontology.synonyms.get(n, ())), ontology) <= have:
+                return (), None, None
+    return found
 
 
 def _weighed_reading(readings: tuple[str, ...], doubts: tuple[str, ...], rule: str, ontology: Ontology) -> _Resolved:
@@ -1002,10 +1014,27 @@ def _additive_codes(key: str, ontology: Ontology) -> set[str]:
 
 
 def _temperature(m: re.Match[str], ontology: Ontology) -> bool:
-    """Whether a number read as an additive's is a temperature: C or F after it ("220°C", "425 F"; the degree sign
-    is gone from a key) that is no sub-letter of a code of its own ("150c" is E150c, ammonia caramel; there is no
-    E220c, and "at 220C" is no sulphur dioxide)."""
-    return m.group(2) in ("c", "f") and resolve_key(f"e{m.group(1)}{m.group(2)}", ontology)[2] != "exact"
+    """Whether a number read as an additive's is an oven's temperature: C or F after it ("220°C", "425 F"; the degree
+    sign is gone from a key) that is no sub-letter of a code of its own ("150c" is E150c, ammonia caramel), a heat a
+    kitchen reaches, and a word of cooking right before it ("20 min à 220c", "bake at 220 c", "Fan 200C") — never
+    "preservative 220c" or "keep refrigerated 1105c"."""
+    if m.group(2) not in ("c", "f") or resolve_key(f"e{m.group(1)}{m.group(2)}", ontology)[2] == "exact":
+        return False
+    if not _OVEN_HEAT[m.group(2)][0] <= int(m.group(1)) <= _OVEN_HEAT[m.group(2)][1]:
+        return False
+    before = m.string[: m.start()].split()
+    return bool(before) and before[-1].strip("(:,;") in _HEAT_WORDS
+
+
+_OVEN_HEAT = {"c": (100, 300), "f": (200, 575)}  # the heats an oven, a fryer or a grill is set to
+# the words a temperature follows in cooking instructions of the five languages (folded)
+_HEAT_WORDS = frozenset("""
+at to until about approx approximately from between and or oven fan gas grill preheat preheated heat heated bake
+fry cook min mins minutes a au de entre et ou four chaleur tournante prechauffe prechauffer cuire cuisson environ
+bei auf bis und oder ca circa ofen umluft heissluft backofen backen vorgeheizt minuten
+en hasta horno calentar hornear precalentado precalentar minutos
+al fino forno ventilato preriscaldato preriscaldare cuocere minuti
+""".split())
 
 
 MIN_MISSPELT_CHARS = 5  # a four-letter word is one edit from too much ("Pune" from Italian "pane")
@@ -1029,10 +1058,9 @@ def _misspelt_allergen_word(key: str, ontology: Ontology) -> bool:
 
 def _unread_word(word: str, ontology: Ontology) -> bool:
     """Whether ``word`` (letters only) is read by nothing: no name, no modifier, no word of the furniture or of a
-    place, no English word naming no food, no dictionary word two edits from a name (:func:`~dinecheck.allergens.
-    furniture.dictionary_words`: "metálico" is no "italico" misspelt)."""
+    place, no English word naming no food."""
     return (word.isalpha() and word not in furniture().words and word not in furniture().place_words
-            and word not in common_words() and word not in ontology.modifiers and word not in dictionary_words()
+            and word not in common_words() and word not in ontology.modifiers
             and not resolve_key(word, ontology)[0])  # fmt: skip
 
 

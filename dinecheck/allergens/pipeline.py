@@ -437,14 +437,19 @@ def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontol
     announces what follows ("…, less than", "…, moins de"): such an item at the end of the text or, after a comma, at
     the end of its line, nothing closing it (an ellipsis closes nothing: it marks the cut; nor does a bracket after
     it, "roasted (V)"), is no description of the product (a note) but an unknown — what followed is lost. A word on a
-    line of its own ("Décongelé") or before a colon ("Égoutté : 440 g", a heading with its value) states the food's
-    condition. Words of what a food is made of ("whole", "dry",
-    "nonfat") are never a description anywhere (:func:`~dinecheck.allergens.modifiers.only_modifiers`)."""
+    line of its own ("Décongelé") or heading a sentence before a colon ("Égoutté : 440 g": a heading with its value)
+    states the food's condition. A heat grade ("MILD", "mittelscharf") designates the product where it stands on its
+    own; as an item of a list it is unknown ("Sugar, cocoa butter, MILD": milk misread). Words of what a food is made
+    of ("whole", "dry", "nonfat") are never a description anywhere
+    (:func:`~dinecheck.allergens.modifiers.only_modifiers`)."""
     out = None
     for n, r in enumerate(resolutions):
         if r.rule != "note" or r.token.parent is not None:
             continue
-        if r.token.key not in furniture().open_notes and not remembered(
+        if r.token.key in furniture().heat_grades:
+            if _LIST_BEFORE.search(text, max(0, r.token.span[0] - 3), r.token.span[0]) is None:
+                continue  # "… Cumin. MILD": a heat grade standing on its own designates the product
+        elif r.token.key not in furniture().open_notes and not remembered(
                 ontology, "half_names", r.token.key, partial(_half_a_name, r.token.key, ontology)):  # fmt: skip
             continue  # a footnote's mark ("*organic", "kosher", "free range"), a place, a statement …
         start, end = r.token.span
@@ -452,8 +457,8 @@ def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontol
         if line is not None and not _LIST_BEFORE.search(text, max(0, start - 3), start):
             continue  # "Décongelé" on a line of its own states the food's condition: only a list's last item is cut
         rest = text[end : line.start() if line else len(text)]
-        if rest.lstrip().startswith(":"):
-            continue  # "Égoutté : 440 g": a heading with its value — what follows the colon is no lost name
+        if rest.lstrip().startswith(":") and not _LIST_BEFORE.search(text, max(0, start - 3), start):
+            continue  # "Égoutté : 440 g": a heading with its value — not an item of a list ("…, roasted: 40%")
         after = _ELLIPSIS.sub(" ", _BRACKETED.sub(" ", rest))
         if not _CLOSING.isdisjoint(after):
             continue  # "roasted (V)": a bracket after the word closes nothing

@@ -966,8 +966,59 @@ SWEEP_TENTH = [("Rice, water. crème caramel free: No.", "EGG"),
                ("Rice, water. Croûte non comestible frutas con cáscara.", "TREE_NUTS")]  # fmt: skip
 
 
+# the twelfth round's red team (a helper told what the round added, nothing of the measured data): the texts its
+# first rules let through — dictionary words that are foods, a heat grade as a list item, a colon after a list item,
+# an additive's number before C or F, an L/i reading of a word one edit from another name — all fixed
+RED_TEAM_TWELFTH = [
+    ('Keep frozen pickerel (60%), water, salt.', 'FISH'),
+    ('Keep refrigerated weakfish fillets 98%, salt', 'FISH'),
+    ('Keep frozen tunnies (60%), water, salt.', 'FISH'),
+    ('Store in a cool dry place flatfish, sugar, salt', 'FISH'),
+    ('Sugar, salt. Keep refrigerated with sailfish.', 'FISH'),
+    ('Azúcar, sal. Una vez abierto, consérvese en frigorífico con sunfish.', 'FISH'),
+    ('Keep frozen quahaug (60%), water, salt.', 'MOLLUSCS'),
+    ('Keep frozen quahaug (60%), water, salt.', 'SHELLFISH'),
+    ('Keep frozen sherbet (60%), water, salt.', 'MILK'),
+    ('Store in a cool dry place strudel, sugar, salt', 'GLUTEN'),
+    ('Keep frozen spumoni (60%), water, salt.', 'MILK'),
+    ('Water, salt. Keep refrigerated nutella.', 'TREE_NUTS'),
+    ('Sugar, salt. Keep refrigerated with nutella.', 'MILK'),
+    ('Keep frozen weisskase (60%), water, salt.', 'MILK'),
+    ('Store in a cool dry place nusschen, sugar, salt', 'TREE_NUTS'),
+    ('Sugar, salt. Keep refrigerated and serve with gougere.', 'EGG'),
+    ('Sugar, salt. Keep refrigerated with mousses.', 'MILK'),
+    ('Sugar, salt. Store in a cool dry place fritters', 'GLUTEN'),
+    ('Sugar, salt. Keep refrigerated with canapes.', 'GLUTEN'),
+    ('Sugar, salt. Store in a cool dry place muscatel', 'SULPHITES'),
+    ('Sugar, salt. Keep refrigerated and serve with bordeaux.', 'SULPHITES'),
+    ('Sugar, salt. Keep refrigerated with cheetos.', 'MILK'),
+    ('Sugar, salt. Keep refrigerated with twinkies.', 'GLUTEN'),
+    ('Water, salt. Keep refrigerated laiterie.', 'MILK'),
+    ('Keep frozen pelicans (60%), water, salt.', 'TREE_NUTS'),
+    ('Sugar, cocoa butter, MILD, cocoa mass', 'MILK'),
+    ('Zucker, Kakaobutter, mild', 'MILK'),
+    ('Sugar, salt, roasted: 40%', 'PEANUT'),
+    ('Zucker, Salz, geröstet: 30%', 'TREE_NUTS'),
+    ('Sugar, salt, toasted: 10%', 'SESAME'),
+    ('Apricots, sugar. Keep refrigerated with preservative 220c', 'SULPHITES'),
+    ('Water, sugar. Keep refrigerated (223c)', 'SULPHITES'),
+    ('Water, sugar. Once opened keep refrigerated 223c 220c', 'SULPHITES'),
+    ('Water, sugar. Keep refrigerated 1105c', 'EGG'),
+    ('Apricots, sugar. Keep refrigerated 228 f', 'SULPHITES'),
+    ("Sucre, Paim d'épices, sel", 'GLUTEN'),
+    ('Sucre, sait entier, sel', 'MILK'),
+    ('Zucker, Mals, Salz', 'GLUTEN'),
+    ('Zucker, Malsmehl, Salz', 'GLUTEN'),
+    ('Zucker, Milch, Taig', 'GLUTEN'),
+    ('Zucchero, panl, sale', 'GLUTEN'),
+    ('Zucchero, polio, sale', 'MOLLUSCS'),
+    ('Sucre, fole, sel', 'FISH'),
+    ('Wasser, Krauterbltter, Salz', 'MILK'),
+]  # fmt: skip
+
+
 @pytest.mark.parametrize(("text", "code"), RED_TEAM_SEVENTH + RED_TEAM_TENTH + RED_TEAM_TENTH_SECOND + SWEEP_TENTH
-                         + RED_TEAM_ELEVENTH + RED_TEAM_ELEVENTH_SECOND)
+                         + RED_TEAM_ELEVENTH + RED_TEAM_ELEVENTH_SECOND + RED_TEAM_TWELFTH)
 def test_what_the_red_teams_found_is_never_safe(text: str, code: str, shipped) -> None:
     assert check_label(text, [code], shipped).verdict != "SAFE"
 
