@@ -40,9 +40,6 @@ from functools import partial
 from itertools import takewhile
 from typing import Any, TypeVar
 
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
-
 from dinecheck.allergens import glyphs
 from dinecheck.allergens.furniture import (
     common_words,
@@ -649,16 +646,19 @@ def _letter_reading(key: str, ontology: Ontology) -> _Resolved:
     """An unknown key read with a lower-case L and an i taken for each other (:func:`glyphs.letter_readings`:
     "sodlum benzoate" → sodium benzoate, "miik" → milk), under the rules of :func:`_glyph_reading` (every reading
     is a doubt), and only when no word as written is one edit from a name carrying an allergen the reading lacks."""
+    from dinecheck.allergens.suggest import one_edit_variants  # suggest reads this module's memo: imported late
+
     readings = glyphs.letter_readings(key)
     found = _weighed_reading(readings, readings, "letters", ontology)
     if found[0]:
         # the word as written may be another name misread just as well ("Paim d'épices" is pain d'épices, not palm;
         # "sait entier" lait entier): no reading when a word is one edit from a name carrying what the reading lacks
+        # (every name one edit away is looked up, as a live view of a database is asked too)
         have = _codes(found[0], ontology)
-        names = _allergen_words(ontology)
         for word in key.split(" "):
-            near = process.extract(word, names, scorer=OSA.distance, score_cutoff=1, limit=None) if len(word) >= 3 else []
-            if not _codes((s for n, _d, _i in near for s in ontology.synonyms.get(n, ())), ontology) <= have:
+            near = (s for v in (one_edit_variants(word) if len(word) >= 3 else ())
+                    for s in ontology.synonyms.get(v) or ())  # fmt: skip
+            if not _codes(near, ontology) <= have:
                 return (), None, None
     return found
 

@@ -169,3 +169,43 @@ def test_a_name_misread_by_its_letters_is_read_and_keeps_its_allergens(text: str
     assert r.verdict == verdict
     if text.startswith("Water, sodlum"):
         assert "'sodlum benzoate' was read as 'sodium benzoate'" in " ".join(r.review_reasons)
+
+
+class _LiveView:
+    """A ``dict.get``-like view of the synonyms, as a database answers them (no memo, no iteration by the pipeline)."""
+
+    def __init__(self, table: dict) -> None:
+        self._table = table
+
+    def get(self, key: str, default=None):
+        return self._table.get(key, default)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._table
+
+    def __getitem__(self, key: str):
+        return self._table[key]
+
+    def starting_with(self, prefix: str) -> list[str]:
+        return [k for k in self._table if k.startswith(prefix)]
+
+
+class _LiveOntology:
+    """The shipped ontology asked through a live view (what a store without its cache does)."""
+
+    memo = None
+    phrase_index = None
+
+    def __init__(self, onto) -> None:
+        self._onto = onto
+        self.synonyms = _LiveView(onto.synonyms)
+
+    def __getattr__(self, name: str):
+        return getattr(self._onto, name)
+
+
+@pytest.mark.parametrize(("text", "profile"), [("Water, sodlum benzoate", "PEANUT"), ("Sucre, Paim d'épices, sel", "GLUTEN"),
+                                                ("Sugar, miik solids", "MILK")])  # fmt: skip
+def test_a_letter_reading_is_the_same_through_a_live_view_of_a_database(text: str, profile: str) -> None:
+    """The names one edit from a word are looked up one by one, so a store asked per token reads as its cache does."""
+    assert check_label(text, [profile], _LiveOntology(load_data_dir())).verdict == check_label(text, [profile], ONTO).verdict
