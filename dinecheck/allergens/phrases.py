@@ -730,13 +730,6 @@ def _denial(t: str, start: int, end: int, item_end: int) -> tuple[int, int] | No
 # an operator line's lead ("bottled by", "fabriqué par", "hergestellt von", "prodotto da:") and what it goes on with
 # that is no operator's: the ingredient it was made with
 _OPERATOR_LEAD = regex.compile(r"(?<![^\W_])(?:by|for|par|pour|von|fur|durch|por|para|da|per):?$")
-# the verbs of an operator line's lead in the five languages (folded): who made, packed, marketed, distributed or
-# imported the food ("Marketed by:", "Hergestellt für:") — not an instruction's "Cook for"
-_OPERATOR_VERB = regex.compile(
-    r"(?<![^\W_])(?:made|manufactured|mfd|mkd|marketed|distributed|packed|packaged|produced|imported|bottled|brewed|"
-    r"roasted|blended|fabrique\w*|distribue\w*|importe\w*|conditionne\w*|produit|elabore\w*|hergestellt|"
-    r"vertrieben|importiert|abgefullt|verpackt|elaborad\w+|distribuid\w+|importad\w+|envasad\w+|fabricad\w+|"
-    r"prodott\w+|distribuit\w+|confezionat\w+|importat\w+)(?![^\W_])")
 _WITH_WORDS = regex.compile(r"(?<![^\W_])(?:with|avec|mit|con|using|containing|including)(?![^\W_])")
 
 
@@ -866,20 +859,6 @@ def find_phrases(text: str, ontology: Ontology) -> PhraseScan:
                 # word nothing reads that is near a name carrying an allergen ("Keep refrigerated eggz.", "Net Qty
                 # 200 g mozarella", "Mfd. by: Acme Pvt. Ltd., mlk") — an address's own words are left to the line
                 end = c.end
-            if (c.kind == "sentence" and end > c.end and _OPERATOR_LEAD.search(t, c.start, c.end)
-                    and _OPERATOR_VERB.search(t, c.start, c.end) and "(" not in t[c.end : end]
-                    and _mentions_allergen(said(c.end, end), ontology)):  # fmt: skip
-                # "Marketed by: Sunrise Dairy Foods Ltd., Sector 18, Gurugram": a company's name may name what it
-                # works with — each allergen the line names is POSSIBLE, as a site that handles it is; the rest is
-                # the operator's name and address, masked like any operator line
-                a, b = raw(c.start, end)
-                asked = [(k, *mention_codes(k, ontology)) for k in _asked_keys(said(c.start, end), ontology)]
-                hidden = tuple(k for k, _codes, more in asked if more)
-                hits.append(PhraseHit(text[a:b].strip(), "FACILITY", RiskLevel.POSSIBLE, _ordered(tuple(
-                    {code for _k, codes, _more in asked for code in codes})), (a, b), hidden))  # fmt: skip
-                masks.append((a, b))
-                statements.append(text[a:b])
-                continue
             if c.kind in ("instruction", "instruction_item") and _mentions_allergen(said(c.start, end), ontology):
                 if "(" in t[c.start : end] or "[" in t[c.start : end]:
                     continue  # "Cook for 2 minutes (with butter)": a bracket holds components — nothing is masked

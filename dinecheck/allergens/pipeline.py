@@ -376,7 +376,8 @@ def _items_alone(tokens: tuple[Token, ...], text: str, ontology: Ontology) -> tu
                 alone.append(n)  # … unless a component left of a name ("Seasoning (flower, salt)", "thickener (flower)")
             continue
         gap = text[prev.span[1] : tok.span[0]]
-        if _ITEM_GAP.search(gap) is not None and (_left_of_a_name(tok) or not _another_form(gap, prev.key, ontology)):
+        if _ITEM_GAP.search(gap) is not None and (
+                _left_of_a_name(tok) or not _another_form(gap, tok.key, prev.key, ontology)):  # fmt: skip
             alone.append(n)
         elif ")" in gap or "]" in gap:
             name = next((tokens[k] for k in range(n - 1, -1, -1) if tokens[k].parent == tok.parent), None)
@@ -390,12 +391,12 @@ def _items_alone(tokens: tuple[Token, ...], text: str, ontology: Ontology) -> tu
 _CONJUNCTION_ONLY = re.compile(r"\s*(?:or|ou|oder|o|and|et|und|y|e)\s*")
 
 
-def _another_form(gap: str, prev_key: str, ontology: Ontology) -> bool:
-    """Whether a part word after a conjunction is another form of the name before it: that name ends with a
-    processing word, and only the conjunction stands between ("lait écrémé concentré ou en poudre", "dried or
-    powdered"): the two describe one food."""
-    return _CONJUNCTION_ONLY.fullmatch(gap) is not None and ontology.modifiers.get(
-        prev_key.rsplit(" ", 1)[-1]) == "modifier_processing"  # fmt: skip
+def _another_form(gap: str, key: str, prev_key: str, ontology: Ontology) -> bool:
+    """Whether a part word ``key`` after a conjunction is another form of the name before it: both it and the last
+    word of that name are processing words, and only the conjunction stands between ("lait écrémé concentré ou en
+    poudre"): the two describe one food — never a word that may be what is left of a name ("flakes" of oat flakes)."""
+    return (_CONJUNCTION_ONLY.fullmatch(gap) is not None and ontology.modifiers.get(key) == "modifier_processing"
+            and ontology.modifiers.get(prev_key.rsplit(" ", 1)[-1]) == "modifier_processing")  # fmt: skip
 
 
 # part words that sound like an allergen's name: "flower" written for flour
@@ -426,6 +427,22 @@ def _around_word(key: str) -> bool:
 
 
 _CLOSING = frozenset(".!?)]}")
+_WEIGHT_AFTER = re.compile(r"\s*:\s*\d+(?:[.,]\d+)?\s?(?:g|kg|ml|cl|l|oz|lb)\b", re.IGNORECASE)
+# a sentence's end before a word (a letter or a closing bracket before the stop, a space after it: "1. MILD" and
+# "butter.MILD" are none), or a line's start
+_ALONE_BEFORE = re.compile(r"(?:^|\n|(?<=[^\W\d_]|[)\]])[.!?][ \t]+)[ \t]*$")
+_ALONE_AFTER = re.compile(r"[ \t]*[.!?]?[ \t]*(?:\r?\n|$)")
+
+
+def _stands_alone(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]``, words only, is a sentence or a line of its own: a sentence's end or a line's start
+    before it (never a line after one that ends on a list separator: "cocoa butter,\nMILD"), a line's end or the
+    text's end after it (a stop between)."""
+    if not text[start:end].replace(" ", "").replace("-", "").isalpha():
+        return False  # "MILD 25%": a share, as an item of a list has
+    if _ALONE_BEFORE.search(text, 0, start) is None or _ALONE_AFTER.match(text, end) is None:
+        return False
+    return _LIST_BEFORE.search(text[:start].rstrip(" \t\r\n"), max(0, len(text[:start].rstrip(" \t\r\n")) - 3)) is None
 _ELLIPSIS = re.compile(r"[(\[]?\s*(?:\.\s?){2,}\.?|…\s*[)\]]?|[(\[]\s*(?:\.\s?){2,}[)\]]")
 _LINE_END = re.compile(r"[\n\r]")
 _LIST_BEFORE = re.compile(r"[,;]\s*$")
@@ -447,9 +464,12 @@ def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontol
         if r.rule != "note" or r.token.parent is not None:
             continue
         if r.token.key in furniture().heat_grades:
-            if _LIST_BEFORE.search(text, max(0, r.token.span[0] - 3), r.token.span[0]) is None:
+            if _stands_alone(text, *r.token.span):
                 continue  # "… Cumin. MILD": a heat grade standing on its own designates the product
-        elif r.token.key not in furniture().open_notes and not remembered(
+            out = out or list(resolutions)
+            out[n] = Resolution(r.token, (), None, None)  # "MILD, sugar", "Contains: MILD": "milk" misread
+            continue
+        if r.token.key not in furniture().open_notes and not remembered(
                 ontology, "half_names", r.token.key, partial(_half_a_name, r.token.key, ontology)):  # fmt: skip
             continue  # a footnote's mark ("*organic", "kosher", "free range"), a place, a statement …
         start, end = r.token.span
@@ -457,8 +477,8 @@ def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontol
         if line is not None and not _LIST_BEFORE.search(text, max(0, start - 3), start):
             continue  # "Décongelé" on a line of its own states the food's condition: only a list's last item is cut
         rest = text[end : line.start() if line else len(text)]
-        if rest.lstrip().startswith(":") and not _LIST_BEFORE.search(text, max(0, start - 3), start):
-            continue  # "Égoutté : 440 g": a heading with its value — not an item of a list ("…, roasted: 40%")
+        if _WEIGHT_AFTER.match(rest) is not None and not _LIST_BEFORE.search(text, max(0, start - 3), start):
+            continue  # "Égoutté : 440 g": a heading with its weight — not an item of a list ("…, roasted: 40%")
         after = _ELLIPSIS.sub(" ", _BRACKETED.sub(" ", rest))
         if not _CLOSING.isdisjoint(after):
             continue  # "roasted (V)": a bracket after the word closes nothing

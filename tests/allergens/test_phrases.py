@@ -368,18 +368,3 @@ def test_no_added_is_a_claim_of_absence_like_contains_no(text: str, claim: str) 
 ])  # fmt: skip
 def test_a_site_statement_says_what_it_handles_and_what_it_does_not(text: str, code: str, verdict: str) -> None:
     assert check_label(text, [code], load_data_dir()).verdict == verdict
-
-
-@pytest.mark.parametrize(("text", "code", "verdict"), [
-    ("Ghee (milk fat). Marketed by: Sunrise Dairy Foods Ltd., Sector 18, Gurugram.", "PEANUT", "SAFE"),
-    ("Sugar, salt. Manufactured by: Sunrise Dairy Foods Ltd., Sector 18, Gurugram.", "MILK", "VERIFY"),  # a dairy
-    ("Sugar, salt. Distributed by Peanut Co., Boulder, CO 80301", "PEANUT", "VERIFY"),
-    ("Sugar, salt. Mfd. by: Shree Balaji Spices Pvt. Ltd., Plot No. 14, Nashik 422007.", "PEANUT", "SAFE"),
-    ("Sugar, salt. Mfd. by: Shree Balaji Spices Pvt. Ltd., Plot No. 14, Nashik 422007.", "CELERY", "VERIFY"),
-    ("Rice. Mfd. by: Acme Dairy Pvt. Ltd., Pune, mlk", "MILK", "VERIFY"),  # a misspelt name after it still counts
-])  # fmt: skip
-def test_an_operator_line_naming_a_food_is_a_site_that_handles_it(text: str, code: str, verdict: str) -> None:
-    """A company's name may name what it works with ("Sunrise Dairy Foods Ltd."): each allergen the line names is
-    POSSIBLE, the rest of the line (its address) is masked like any operator line."""
-    r = check_label(text, [code], load_data_dir())
-    assert r.verdict == verdict, r.to_json()

@@ -1017,8 +1017,61 @@ RED_TEAM_TWELFTH = [
 ]  # fmt: skip
 
 
+# the twelfth round's second red team, on the fixed code: an operator line naming a food masked as a whole (the
+# rule was dropped), a heat grade not standing on its own, a colon without a weight after it, a part word that may
+# be what is left of a name after a conjunction — all fixed
+RED_TEAM_TWELFTH_SECOND = [
+    ('Sugar, salt. Marketed by: Sunrise Dairy Foods Ltd., Sector 18, Gurugram, eggz', 'EGG'),
+    ('Sugar, salt. Marketed by: Sunrise Dairy Foods Ltd., Sector 18, Gurugram, soyy', 'SOY'),
+    ('Sugar, salt. Marketed by: Sunrise Dairy Foods Ltd., Sector 18, Gurugram, a|mond', 'TREE_NUTS'),
+    ('Sugar, salt. Marketed by: Sunrise Dairy Foods Ltd., Sector 18, Gurugram, p3anut', 'PEANUT'),
+    ('Sugar, salt. Mfd. by: Amul Dairy, Anand, crabb', 'SHELLFISH'),
+    ('Sugar, salt. Mfd. by: Amul Dairy, Anand, nutz', 'TREE_NUTS'),
+    ('Sugar, salt. Distributed by Golden Peanut Co., Atlanta, mikl', 'MILK'),
+    ('Sugar, salt. Imported by Euro Cheese Imports Inc., NJ, nutz', 'TREE_NUTS'),
+    ('Sugar, salt. Manufactured by: Walnut Grove Foods, Walnut, CA, s3same', 'SESAME'),
+    ('Sugar, salt. Packed by: Bread & Butter Bakery Ltd, Leeds, cel3ry', 'CELERY'),
+    ('Sugar, salt. Marketed by Sunrise Dairy Foods - eggz', 'EGG'),
+    ('Sugar, salt. Marketed by: Sunrise Dairy Foods Pvt. Ltd., No. 5, Gurugram eggz', 'EGG'),
+    ('Sugar, salt. Made for kids: wheat flour, sugar, eggz', 'EGG'),
+    ('Sugar, salt. Made for baking: wheat flour, soyy flour, salt', 'SOY'),
+    ('Sugar, salt. Packed for freshness: sugar, peanuts, soyy', 'SOY'),
+    ('Sugar, salt. Made for kids: rice flour, chese, salt', 'MILK'),
+    ('Sugar, salt. Made for kids: rice flour, shrmp, salt', 'SHELLFISH'),
+    ('Sugar, salt. Made for kids: rice flour, salmn, salt', 'FISH'),
+    ('Sugar, salt. Made for kids: rice flour, miik, salt', 'MILK'),
+    ('Sugar, salt. Made for kids: rice flour, E22O, salt', 'SULPHITES'),
+    ('Sugar, salt. Brewed for Acme: barley malt, wheat, hops, soyy', 'SOY'),
+    ('MILD, sugar, cocoa butter', 'MILK'),
+    ('Sugar. MILD, cocoa butter, salt', 'MILK'),
+    ('MILD; sugar; salt', 'MILK'),
+    ('Sugar, cocoa butter. Contains: MILD', 'MILK'),
+    ('Contains: MILD, SOY', 'MILK'),
+    ('Contains: SOY and MILD', 'MILK'),
+    ('Ingredients: sugar • cocoa butter • MILD', 'MILK'),
+    ('Ingredients: sugar - cocoa butter - MILD', 'MILK'),
+    ('Sugar, cocoa butter | MILD', 'MILK'),
+    ('Sugar, cocoa butter, cocoa mass, emulsifier: MILD', 'MILK'),
+    ('Ingredients: sugar, cocoa butter,   \nMILD', 'MILK'),
+    ('Ingredients:\n• Sugar\n• Cocoa butter\n• MILD', 'MILK'),
+    ('Ingredients:\n1. Sugar\n2. Cocoa butter\n3. MILD', 'MILK'),
+    ('Sugar 45%\nCocoa butter 30%\nMILD 25%', 'MILK'),
+    ('Sugar 40%, cocoa butter 20%. MILD 15%', 'MILK'),
+    ('Sugar, cocoa butter.MILD', 'MILK'),
+    ('Ingredients: sugar, cocoa butter, MILD.', 'MILK'),
+    ('Ingredients:\n- Sugar\n- Cocoa butter\n- MILD\n- Salt', 'MILK'),
+    ('Sugar, cocoa butter. Contains: MILD.', 'MILK'),
+    ('Sugar, salt. Roasted:', 'PEANUT'),
+    ('Sugar, salt. Roasted: …', 'PEANUT'),
+    ('Sugar, salt. Roasted: (40%)', 'PEANUT'),
+    ('Sugar, salt. Chopped roasted: 40%', 'TREE_NUTS'),
+    ('Sugar, cocoa dried and flakes', 'GLUTEN'),
+]  # fmt: skip
+
+
 @pytest.mark.parametrize(("text", "code"), RED_TEAM_SEVENTH + RED_TEAM_TENTH + RED_TEAM_TENTH_SECOND + SWEEP_TENTH
-                         + RED_TEAM_ELEVENTH + RED_TEAM_ELEVENTH_SECOND + RED_TEAM_TWELFTH)
+                         + RED_TEAM_ELEVENTH + RED_TEAM_ELEVENTH_SECOND + RED_TEAM_TWELFTH
+                         + RED_TEAM_TWELFTH_SECOND)
 def test_what_the_red_teams_found_is_never_safe(text: str, code: str, shipped) -> None:
     assert check_label(text, [code], shipped).verdict != "SAFE"
 
