@@ -561,7 +561,7 @@ def normalize(tokens: Iterable[Token], ontology: Ontology) -> tuple[Resolution, 
         if not found[0] and _glyph_sites(key):  # "sa1t", "cocoa rnass"
             found = remembered(ontology, "glyphs", key, partial(_glyph_reading, key, ontology))
         if not found[0] and _LETTER_GLYPH.search(key) is not None:  # "sodlum benzoate", "miik"
-            found = remembered(ontology, "letters", key, partial(_letter_reading, key, ontology)) or found
+            found = remembered(ontology, "letters", key, partial(_letter_reading, key, ontology))
         if not found[0] and remembered(ontology, "bare_notes", key, partial(_bare_note, key, ontology)):
             # a place alone ("Origine du porc : France"): provenance; processing words alone ("Pasteurisé"): a state
             out.append(Resolution(tok, (), None, "note"))

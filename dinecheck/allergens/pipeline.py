@@ -442,7 +442,10 @@ def _stands_alone(text: str, start: int, end: int) -> bool:
         return False  # "MILD 25%": a share, as an item of a list has
     if _ALONE_BEFORE.search(text, 0, start) is None or _ALONE_AFTER.match(text, end) is None:
         return False
-    return _LIST_BEFORE.search(text[:start].rstrip(" \t\r\n"), max(0, len(text[:start].rstrip(" \t\r\n")) - 3)) is None
+    before = text[:start].rstrip(" \t\r\n")
+    return _LIST_BEFORE.search(before, max(0, len(before) - 3)) is None
+
+
 _ELLIPSIS = re.compile(r"[(\[]?\s*(?:\.\s?){2,}\.?|…\s*[)\]]?|[(\[]\s*(?:\.\s?){2,}[)\]]")
 _LINE_END = re.compile(r"[\n\r]")
 _LIST_BEFORE = re.compile(r"[,;]\s*$")
@@ -454,8 +457,8 @@ def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontol
     announces what follows ("…, less than", "…, moins de"): such an item at the end of the text or, after a comma, at
     the end of its line, nothing closing it (an ellipsis closes nothing: it marks the cut; nor does a bracket after
     it, "roasted (V)"), is no description of the product (a note) but an unknown — what followed is lost. A word on a
-    line of its own ("Décongelé") or heading a sentence before a colon ("Égoutté : 440 g": a heading with its value)
-    states the food's condition. A heat grade ("MILD", "mittelscharf") designates the product where it stands on its
+    line of its own ("Décongelé") or heading a sentence before a colon and a weight ("Égoutté : 440 g") states the
+    food's condition. A heat grade ("MILD", "mittelscharf") designates the product where it stands on its
     own; as an item of a list it is unknown ("Sugar, cocoa butter, MILD": milk misread). Words of what a food is made
     of ("whole", "dry", "nonfat") are never a description anywhere
     (:func:`~dinecheck.allergens.modifiers.only_modifiers`)."""
