@@ -1022,7 +1022,7 @@ def _temperature(m: re.Match[str], ontology: Ontology) -> bool:
         return False
     if not _OVEN_HEAT[m.group(2)][0] <= int(m.group(1)) <= _OVEN_HEAT[m.group(2)][1]:
         return False
-    before = m.string[: m.start()].split()
+    before = m.string[: m.start()].rsplit(None, 1)
     return bool(before) and before[-1].strip("(:,;") in _HEAT_WORDS
 
 
@@ -1047,13 +1047,20 @@ def _misspelt_allergen_word(key: str, ontology: Ontology) -> bool:
     label SAFE, so a mask or a note never hides such a word."""
     from dinecheck.allergens.suggest import near_any  # suggest reads this module's memo: imported late
 
+    core = _core_words(ontology)
+    if not core:
+        return False
     for word in key.split(" "):
         if len(word) < MIN_MISSPELT_CHARS or not _unread_word(word, ontology):
             continue
-        core = _core_words(ontology)
-        if core and near_any(word, core, 1 if len(word) <= 6 else 2):  # a swap is one edit: "penaut", "whaet"
+        if near_any(word, core, _misspelling_edits(word)):  # a swap is one edit: "penaut", "whaet"
             return True
     return False
+
+
+def _misspelling_edits(word: str) -> int:
+    """How many edits from a name a word nothing reads may be taken for it misspelt: one, two from seven letters."""
+    return 1 if len(word) <= 6 else 2
 
 
 def _unread_word(word: str, ontology: Ontology) -> bool:
@@ -1079,7 +1086,7 @@ def unread_near_allergen(key: str, ontology: Ontology, longer: bool = True) -> b
         if len(word) < 3 or not _unread_word(word, ontology):
             continue
         if one_letter_short(word, names) if len(word) == 3 else longer and near_any(
-                word, names, 1 if len(word) <= 6 else 2):  # fmt: skip
+                word, names, _misspelling_edits(word)):  # fmt: skip
             return True
     return False
 

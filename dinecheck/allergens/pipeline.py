@@ -477,10 +477,11 @@ def _cut_off_end(resolutions: tuple[Resolution, ...], text: str, ontology: Ontol
             continue  # a footnote's mark ("*organic", "kosher", "free range"), a place, a statement …
         start, end = r.token.span
         line = _LINE_END.search(text, end)
-        if line is not None and not _LIST_BEFORE.search(text, max(0, start - 3), start):
+        in_list = _LIST_BEFORE.search(text, max(0, start - 3), start) is not None
+        if line is not None and not in_list:
             continue  # "Décongelé" on a line of its own states the food's condition: only a list's last item is cut
         rest = text[end : line.start() if line else len(text)]
-        if _WEIGHT_AFTER.match(rest) is not None and not _LIST_BEFORE.search(text, max(0, start - 3), start):
+        if _WEIGHT_AFTER.match(rest) is not None and not in_list:
             continue  # "Égoutté : 440 g": a heading with its weight — not an item of a list ("…, roasted: 40%")
         after = _ELLIPSIS.sub(" ", _BRACKETED.sub(" ", rest))
         if not _CLOSING.isdisjoint(after):

@@ -44,7 +44,7 @@ from typing import NamedTuple
 
 import regex
 
-from dinecheck.allergens.furniture import furniture, is_note_item, nutrition_item, quantity_lead
+from dinecheck.allergens.furniture import furniture, is_note_item, nutrition_item, only_function_words, quantity_lead
 from dinecheck.allergens.text import lookup_key
 from dinecheck.errors import OntologyError
 
@@ -197,12 +197,12 @@ _DIGIT = re.compile(r"\d")
 # a quantity statement ("187 g de viande utilisés pour 100 g de produit", "prepared with 50 g of fruit per 100 g",
 # "hergestellt aus 120 g Fleisch je 100 g"): an amount, then "per 100 g/ml" in one of the five languages. A note
 # (looked up after all when one of its words names an allergen, like every note)
-_PER_HUNDRED = re.compile(r"\b(?:per|for|pour|je|pro|para|por|ogni|su|every|each|to make)(?: [^\W\d]+){0,3} 100 ?"
-                          r"(?:g|gr|ml|grammes?|grams?|gramm|gramos|grammi)\b"
-                          r"|\b(?:per|par|pro|por|au|al|a|the) (?:1 ?)?(?:kilo|kg|kilogrammes?|kilograms?|kilogramm|chilo)\b")
 # "7 œufs frais au kilo de semoule": a count of a food per kilogram of another (egg pasta) leads such a statement too
-_PER_KILO = re.compile(r"\b(?:per|par|pro|por|au|al|a|the) (?:1 ?)?(?:kilo|kg|kilogrammes?|kilograms?|kilogramm|chilo)\b")
-_COUNT_LEAD = re.compile(r"(?<![\d.,])\d{1,2} [^\W\d]")  # fmt: skip
+_PER_KILO_PATTERN = r"\b(?:per|par|pro|por|au|al|a|the) (?:1 ?)?(?:kilo|kg|kilogrammes?|kilograms?|kilogramm|chilo)\b"
+_PER_HUNDRED = re.compile(r"\b(?:per|for|pour|je|pro|para|por|ogni|su|every|each|to make)(?: [^\W\d]+){0,3} 100 ?"
+                          r"(?:g|gr|ml|grammes?|grams?|gramm|gramos|grammi)\b|" + _PER_KILO_PATTERN)  # fmt: skip
+_PER_KILO = re.compile(_PER_KILO_PATTERN)
+_COUNT_LEAD = re.compile(r"(?<![\d.,])\d{1,2} [^\W\d]")
 
 
 _INNER_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # a hyphen between two letters ("Di-Glycerides")
@@ -424,7 +424,11 @@ def _clean(raw: str, lead: bool = True) -> str:
         text = _DOTTED.sub(_undot, text, timeout=_TIMEOUT)  # "Queso Manchego D.O.P" → "Queso Manchego DOP"
     first = text.split(" ", 1)[0].lower()
     if lead and (first in _LEAD_FIRST or first.rstrip(":") in _LEAD_FIRST):
-        text = _LEAD_WORDS.sub("", text, timeout=_TIMEOUT)
+        bare = _LEAD_WORDS.sub("", text, timeout=_TIMEOUT)
+        # what is left must be more than prose: "con somé" may be "consomé" split by a space — kept whole, its words
+        # joined are asked (a lead before function words only says nothing anyway)
+        if not only_function_words(canonical_key(bare)):
+            text = bare
     return " ".join(text.split()).strip(" :.-–'\"")
 
 

@@ -223,3 +223,14 @@ def test_an_alcoholic_strength_is_a_share_like_a_percentage() -> None:
     """"12,5 % vol", "4.5% ABV", "40% alc./vol." (EU 1169/2011 Annex XII): the whole strength goes, not just the %."""
     keys = [t.key for t in tokenize("Bière blanche 5% vol, Cidre 4,5 % vol., Lager 4.5% ABV, Wine 12% alc./vol.")]
     assert keys[:3] == ["biere blanche", "cidre", "lager"] and keys[3].startswith("wine")
+
+
+def test_a_lead_word_before_function_words_only_stays_with_them() -> None:
+    """"con somé" may be "consomé" split by a space (a hypothesis property found it read as "some", a fragment of
+    prose): a lead word is dropped only when more than function words is left ("con sal" is salt)."""
+    from dinecheck.allergens.ontology import load_data_dir
+    from dinecheck.allergens.pipeline import check_label
+
+    assert [t.key for t in tokenize("con somé, salt")] == ["con some", "salt"]
+    assert [t.key for t in tokenize("Rice, con sal")] == ["rice", "sal"]
+    assert check_label("con somé, salt", ["CELERY"], load_data_dir()).verdict != "SAFE"
